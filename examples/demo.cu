@@ -1,0 +1,3 @@
+// Placeholder replaced below.
+#include <xfuse/xfuse.hpp>
+int main() { return 0; }

@@ -1,0 +1,45 @@
+// Compiler plumbing shared by every header: host/device annotations and the index type.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+#define XFUSE_VERSION_MAJOR 0
+#define XFUSE_VERSION_MINOR 1
+#define XFUSE_VERSION_PATCH 0
+
+// A translation unit compiled by nvcc can launch kernels; one compiled by the host compiler can
+// still use arrays, memory, streams and host evaluation (see docs/design.md, "two kinds of TU").
+#if defined(__CUDACC__)
+#define XF_CUDA_TU 1
+#define XF_HD __host__ __device__
+#define XF_DEVICE __device__
+#define XF_FORCEINLINE __forceinline__
+#else
+#define XF_CUDA_TU 0
+#define XF_HD
+#define XF_DEVICE
+#define XF_FORCEINLINE inline __attribute__((always_inline))
+#endif
+
+// True while compiling device code (the nvcc device pass).
+#if defined(__CUDA_ARCH__)
+#define XF_DEVICE_PASS 1
+#else
+#define XF_DEVICE_PASS 0
+#endif
+
+namespace xf {
+
+// Extents, strides (in elements) and element counts are signed 64-bit: arrays over 2^31 elements
+// work everywhere, and negative strides are ordinary values.
+using index_t = std::int64_t;
+
+namespace detail {
+inline constexpr bool cuda_tu = XF_CUDA_TU != 0;
+template <class...> inline constexpr bool always_false = false;
+}  // namespace detail
+
+}  // namespace xf

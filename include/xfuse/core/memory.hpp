@@ -1,0 +1,266 @@
+// Device memory: one stream-ordered pool per device (cudaMemPool), with CuPy's statistics and
+// limits. Blocks are allocated and freed on the stream that was current at allocation, so freeing
+// never races with work still queued on that stream; freed memory stays in the pool for reuse.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "stream.hpp"
+
+namespace xf {
+
+namespace detail {
+
+inline std::string format_bytes(std::size_t b) {
+  char buf[64];
+  if (b >= (std::size_t{1} << 30))
+    std::snprintf(buf, sizeof buf, "%.2f GiB", static_cast<double>(b) / (1u << 30));
+  else if (b >= (std::size_t{1} << 20))
+    std::snprintf(buf, sizeof buf, "%.2f MiB", static_cast<double>(b) / (1u << 20));
+  else if (b >= 1024)
+    std::snprintf(buf, sizeof buf, "%.2f KiB", static_cast<double>(b) / 1024);
+  else
+    std::snprintf(buf, sizeof buf, "%zu B", b);
+  return buf;
+}
+
+// Accounting granularity, as in CuPy's pool.
+inline constexpr std::size_t pool_rounding = 512;
+
+// Parses XFUSE_GPU_MEMORY_LIMIT ("1073741824" or "50%") against the device's memory.
+inline std::size_t parse_memory_limit(const char* text, std::size_t device_bytes) {
+  if (!text || !*text) return 0;
+  char* end = nullptr;
+  const double v = std::strtod(text, &end);
+  const bool percent = end && *end == '%' && end[1] == '\0';
+  if (end == text || (!percent && *end != '\0') || v < 0)
+    throw error(std::string("XFUSE_GPU_MEMORY_LIMIT: cannot read '") + text +
+                "'; give bytes (1073741824) or a percentage of device memory (50%)");
+  return percent ? static_cast<std::size_t>(v / 100.0 * static_cast<double>(device_bytes))
+                 : static_cast<std::size_t>(v);
+}
+
+class device_pool {
+ public:
+  explicit device_pool(int dev) : device_(dev) {
+    device_guard g(dev);
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.handleTypes = cudaMemHandleTypeNone;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = dev;
+    XF_CUDA_CHECK(cudaMemPoolCreate(&pool_, &props));
+    std::uint64_t keep_everything = UINT64_MAX;  // freed memory is reused, not returned
+    XF_CUDA_CHECK(cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &keep_everything));
+    limit_ = parse_memory_limit(std::getenv("XFUSE_GPU_MEMORY_LIMIT"), device(dev).total_memory());
+  }
+
+  void* allocate(std::size_t bytes, cudaStream_t s) {
+    if (bytes == 0) return nullptr;
+    const std::size_t n = (bytes + pool_rounding - 1) / pool_rounding * pool_rounding;
+    const std::size_t before = used_.fetch_add(n, std::memory_order_relaxed);
+    const std::size_t lim = limit_.load(std::memory_order_relaxed);
+    if (lim && before + n > lim) {
+      used_.fetch_sub(n, std::memory_order_relaxed);
+      throw_out_of_memory(bytes, "the pool's limit");
+    }
+    void* p = nullptr;
+    cudaError_t e = cudaMallocFromPoolAsync(&p, bytes, pool_, s);
+    if (e == cudaErrorMemoryAllocation) {
+      // Blocks freed on other streams become reusable once their work is done: wait once, retry.
+      (void)cudaGetLastError();
+      e = cudaDeviceSynchronize();
+      if (e == cudaSuccess) e = cudaMallocFromPoolAsync(&p, bytes, pool_, s);
+    }
+    if (e != cudaSuccess) {
+      used_.fetch_sub(n, std::memory_order_relaxed);
+      (void)cudaGetLastError();
+      if (e == cudaErrorMemoryAllocation) throw_out_of_memory(bytes, "the device's memory");
+      throw_cuda_error(e, "cudaMallocFromPoolAsync(&p, bytes, pool, stream)", __FILE__, __LINE__);
+    }
+    return p;
+  }
+
+  void deallocate(void* p, std::size_t bytes, cudaStream_t s) noexcept {
+    if (!p) return;
+    XF_CUDA_CHECK_NOTHROW(cudaFreeAsync(p, s));
+    used_.fetch_sub((bytes + pool_rounding - 1) / pool_rounding * pool_rounding, std::memory_order_relaxed);
+  }
+
+  std::size_t used_bytes() const noexcept { return used_.load(std::memory_order_relaxed); }
+  std::size_t total_bytes() const {
+    std::uint64_t reserved = 0;
+    XF_CUDA_CHECK(cudaMemPoolGetAttribute(pool_, cudaMemPoolAttrReservedMemCurrent, &reserved));
+    return reserved;
+  }
+  std::size_t limit() const noexcept { return limit_.load(std::memory_order_relaxed); }
+  void set_limit(std::size_t bytes) noexcept { limit_.store(bytes, std::memory_order_relaxed); }
+
+  // Returns the memory no live array uses to the driver. Waits for the device first, so that
+  // blocks freed on streams with queued work can go too.
+  void free_all_blocks() {
+    device_guard g(device_);
+    XF_CUDA_CHECK(cudaDeviceSynchronize());
+    XF_CUDA_CHECK(cudaMemPoolTrimTo(pool_, 0));
+  }
+
+  // Lets device `peer` read and write this pool's memory (after peer access is enabled).
+  void grant_access(int peer) {
+    cudaMemAccessDesc d{};
+    d.location.type = cudaMemLocationTypeDevice;
+    d.location.id = peer;
+    d.flags = cudaMemAccessFlagsProtReadWrite;
+    XF_CUDA_CHECK(cudaMemPoolSetAccess(pool_, &d, 1));
+  }
+
+  cudaMemPool_t handle() const noexcept { return pool_; }
+  int device_id() const noexcept { return device_; }
+
+ private:
+  [[noreturn]] void throw_out_of_memory(std::size_t bytes, const char* what) const {
+    const std::size_t lim = limit();
+    std::size_t total = 0;
+    std::uint64_t reserved = 0;
+    if (cudaMemPoolGetAttribute(pool_, cudaMemPoolAttrReservedMemCurrent, &reserved) == cudaSuccess)
+      total = reserved;
+    (void)cudaGetLastError();
+    throw out_of_memory("xf::out_of_memory: cannot allocate " + format_bytes(bytes) + " on device " +
+                            std::to_string(device_) + ": past " + what + " (pool: " +
+                            format_bytes(used_bytes()) + " in use, " + format_bytes(total) +
+                            " held, limit " + (lim ? format_bytes(lim) : std::string("none")) + ")",
+                        bytes, used_bytes(), total, lim, device_);
+  }
+
+  cudaMemPool_t pool_ = nullptr;
+  int device_;
+  std::atomic<std::size_t> used_{0};
+  std::atomic<std::size_t> limit_{0};
+};
+
+// The pool of a device, created on first use. Pools live until the process ends (they are not
+// destroyed at exit, when the CUDA runtime may already be gone).
+inline device_pool& pool_for(int dev) {
+  static std::atomic<device_pool*> pools[max_devices];
+  if (dev < 0 || dev >= max_devices) throw device_error("xf: device id " + std::to_string(dev) + " out of range");
+  device_pool* p = pools[dev].load(std::memory_order_acquire);
+  if (!p) {
+    auto* fresh = new device_pool(dev);
+    if (pools[dev].compare_exchange_strong(p, fresh, std::memory_order_acq_rel)) {
+      p = fresh;
+    } else {
+      delete fresh;  // another thread won; its pool is in p
+    }
+  }
+  return *p;
+}
+
+// Frees a device block on the stream it was allocated on, and lets go of that stream.
+struct device_block_deleter {
+  std::size_t bytes;
+  int device;
+  cudaStream_t stream;
+  stream_owner* owner;
+
+  void operator()(void* p) const noexcept {
+    if (p) {
+      int previous = device;
+      XF_CUDA_CHECK_NOTHROW(cudaGetDevice(&previous));
+      if (previous != device) XF_CUDA_CHECK_NOTHROW(cudaSetDevice(device));
+      pool_for(device).deallocate(p, bytes, stream);
+      if (previous != device) XF_CUDA_CHECK_NOTHROW(cudaSetDevice(previous));
+    }
+    if (owner) owner->release();
+  }
+};
+
+// Device memory on the current device, ordered on the current stream.
+inline std::shared_ptr<void> allocate_device(std::size_t bytes) {
+  const int dev = device::current_id();
+  const stream_slot& s = current_slot(dev);
+  void* p = pool_for(dev).allocate(bytes, s.handle);
+  if (s.owner) s.owner->retain();
+  return std::shared_ptr<void>(p, device_block_deleter{bytes, dev, s.handle, s.owner});
+}
+
+// Host memory for host arrays: 64-byte aligned, pageable.
+inline std::shared_ptr<void> allocate_host(std::size_t bytes) {
+  if (bytes == 0) return std::shared_ptr<void>();
+  void* p = ::operator new(bytes, std::align_val_t{64});
+  return std::shared_ptr<void>(p, [](void* q) { ::operator delete(q, std::align_val_t{64}); });
+}
+
+// Makes memory of device `owner` usable from the current device, or throws device_error naming
+// both devices. Peer access is checked and enabled once per pair.
+inline void require_access(int owner, const char* op) {
+  if (owner < 0) return;  // host memory
+  const int cur = device::current_id();
+  if (owner == cur) return;
+  static std::atomic<signed char> state[max_devices][max_devices];  // 0 unknown, 1 yes, -1 no
+  auto& s = state[cur][owner];
+  signed char v = s.load(std::memory_order_acquire);
+  if (v == 0) {
+    int can = 0;
+    XF_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, cur, owner));
+    if (can) {
+      const cudaError_t e = cudaDeviceEnablePeerAccess(owner, 0);
+      if (e == cudaErrorPeerAccessAlreadyEnabled)
+        (void)cudaGetLastError();
+      else if (e != cudaSuccess)
+        throw_cuda_error(e, "cudaDeviceEnablePeerAccess(owner, 0)", __FILE__, __LINE__);
+      pool_for(owner).grant_access(cur);  // pool memory needs its own access grant
+    }
+    v = can ? 1 : -1;
+    s.store(v, std::memory_order_release);
+  }
+  if (v < 0)
+    throw device_error(std::string(op) + ": an operand lives on device " + std::to_string(owner) +
+                       " but the current device is " + std::to_string(cur) +
+                       ", which has no peer access to it; copy it with .to(xf::device(" +
+                       std::to_string(cur) + ")) first");
+}
+
+}  // namespace detail
+
+// Statistics and control of a device's pool, like CuPy's MemoryPool.
+class memory_pool {
+ public:
+  explicit memory_pool(int device_id) : pool_(&detail::pool_for(device_id)) {}
+
+  // Bytes held by live arrays (rounded to 512 B per block, as CuPy counts).
+  std::size_t used_bytes() const noexcept { return pool_->used_bytes(); }
+  // Bytes the pool holds from the driver: in use plus cached for reuse.
+  std::size_t total_bytes() const { return pool_->total_bytes(); }
+  std::size_t free_bytes() const {
+    const std::size_t t = total_bytes(), u = used_bytes();
+    return t > u ? t - u : 0;
+  }
+  // Returns cached memory to the driver (synchronises the device).
+  void free_all_blocks() { pool_->free_all_blocks(); }
+  // Upper bound on used_bytes(); 0 removes the limit.
+  void set_limit(std::size_t bytes) { pool_->set_limit(bytes); }
+  // Limit as a fraction of the device's memory, 0..1.
+  void set_limit_fraction(double f) {
+    if (!(f >= 0.0 && f <= 1.0))
+      throw error("xf::memory_pool::set_limit_fraction: fraction " + std::to_string(f) + " is not in [0, 1]");
+    pool_->set_limit(static_cast<std::size_t>(f * static_cast<double>(device(pool_->device_id()).total_memory())));
+  }
+  std::size_t get_limit() const noexcept { return pool_->limit(); }
+  int device_id() const noexcept { return pool_->device_id(); }
+  cudaMemPool_t handle() const noexcept { return pool_->handle(); }
+
+ private:
+  detail::device_pool* pool_;
+};
+
+// The pool of a device (default: the current one), like cp.get_default_memory_pool().
+inline memory_pool get_default_memory_pool(int device_id = -1) {
+  return memory_pool(device_id < 0 ? device::current_id() : device_id);
+}
+
+}  // namespace xf

@@ -1,0 +1,177 @@
+// Materialisation: turning an expression into values in an array's memory. Builds the plan
+// (leaves, broadcast strides, collapsed layout, aliases, vector flags) and runs it: one kernel on
+// the current stream for device arrays, one loop for host arrays.
+#pragma once
+
+#include <string>
+
+#include "../array/array.hpp"
+#include "host_loop.hpp"
+#include "kernel.cuh"
+
+namespace xf {
+namespace detail {
+
+template <class Leaves, int K>
+using leaf_desc_t = typename tuple_element_t<K, Leaves>::desc_type;
+
+// The device-side descriptors of a tuple of leaf records.
+template <class Records, class Seq = std::make_integer_sequence<int, Records::size>>
+struct descs_of;
+template <class Records, int... K>
+struct descs_of<Records, std::integer_sequence<int, K...>> {
+  using type = tuple<leaf_desc_t<Records, K>...>;
+};
+
+// The earliest leaf J < K of the same type that reads exactly what leaf K reads, or K.
+template <int K, int J = 0, class Plan>
+signed char find_alias(const Plan& p) {
+  if constexpr (J >= K) {
+    return static_cast<signed char>(K);
+  } else {
+    using Leaves = typename Plan::leaves_type;
+    if constexpr (std::is_same_v<tuple_element_t<J, Leaves>, tuple_element_t<K, Leaves>>) {
+      bool same = get<J>(p.leaves).ptr == get<K>(p.leaves).ptr && p.lay.base[J] == p.lay.base[K];
+      for (int d = 0; d < p.lay.rank && same; ++d) same = p.lay.stride[J][d] == p.lay.stride[K][d];
+      if (same) return static_cast<signed char>(J);
+    }
+    return find_alias<K, J + 1>(p);
+  }
+}
+
+// Device-side facts about leaf K: its device is reachable, vector loads, aliasing.
+template <int K, class Plan, class Records, class Aligned>
+void setup_leaf(Plan& p, const Records& records, const Aligned& aligned, const char* op) {
+  using D = tuple_element_t<K, typename Plan::leaves_type>;
+  p.alias[K] = static_cast<signed char>(K);
+  p.vec[K] = false;
+  if constexpr (D::in_memory) {
+    require_access(get<K>(records).device, op);
+    p.vec[K] = aligned(get<K>(p.leaves).ptr, p.lay.base[K], sizeof(typename D::value_type), p.lay.stride[K]);
+    p.alias[K] = find_alias<K>(p);
+  }
+}
+
+// Runs expression `e` into the strided output `out` (shape `shape`, strides `strides`).
+template <class Space, class Out, std::size_t N, class E>
+void run_expression(Out* out, int out_device, const std::array<index_t, N>& shape,
+                    const std::array<index_t, N>& strides, const E& e, const char* op) {
+  constexpr int R = static_cast<int>(N);
+  const auto records = e.leaves();
+  using Records = std::remove_cvref_t<decltype(records)>;
+  constexpr int L = Records::size;
+  using Descs = typename descs_of<Records>::type;
+  using Fn = decltype(e.template evaluator<0>());
+  using Plan = fused_plan<Fn, Descs, Out, R>;
+  using Lay = layout<R, L>;
+
+  index_t leaf_strides[Lay::leaves][Lay::max_rank] = {};
+  index_t leaf_base[Lay::leaves] = {};
+  Plan p{e.template evaluator<0>(), {}, out, {}, {}, {}, false, false};
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    ((get<K>(p.leaves) = get<K>(records).desc,
+      broadcast_strides<R>(get<K>(records).shape, get<K>(records).strides, shape, leaf_strides[K]),
+      leaf_base[K] = get<K>(records).base),
+     ...);
+  }(std::make_integer_sequence<int, L>{});
+  p.lay = make_layout<R, L>(shape, strides, leaf_strides, leaf_base);
+  if (p.lay.size == 0) return;
+  p.out = out + p.lay.out_base;
+  p.lay.out_base = 0;
+
+  if constexpr (std::is_same_v<Space, device>) {
+    static_assert(cuda_tu || always_false<E>,
+                  "xfuse: evaluating an expression on device arrays launches a CUDA kernel; compile this "
+                  "file with nvcc (a .cu file, or LANGUAGE CUDA in CMake)");
+    require_access(out_device, op);
+    const auto aligned = [&](const void* ptr, index_t base, std::size_t itemsize, const index_t* s) {
+      const std::size_t width = Plan::E * itemsize < 16 ? Plan::E * itemsize : 16;
+      if (s[0] != 1) return false;
+      if ((reinterpret_cast<std::uintptr_t>(ptr) + static_cast<std::uintptr_t>(base * static_cast<index_t>(itemsize))) % width) return false;
+      for (int d = 1; d < p.lay.rank; ++d)
+        if ((s[d] * static_cast<index_t>(itemsize)) % static_cast<index_t>(width)) return false;
+      return true;
+    };
+    p.row_chunks = p.lay.rank == 1 || p.lay.extent[0] % Plan::E == 0;
+    p.out_vec = aligned(p.out, 0, sizeof(Out), p.lay.out_stride);
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      (setup_leaf<K>(p, records, aligned, op), ...);
+    }(std::make_integer_sequence<int, L>{});
+#if XF_CUDA_TU
+    launch_fused(p, current_slot().handle);
+#endif
+  } else {
+    run_host(p);
+  }
+}
+
+// True when some memory leaf of `e` reads bytes that the output writes, other than exactly the
+// element being written (which in-place updates like a += b do safely).
+template <class Out, std::size_t N, class E>
+bool reads_written_memory(const Out* out, const std::array<index_t, N>& shape, const std::array<index_t, N>& strides,
+                          const E& e) {
+  constexpr int R = static_cast<int>(N);
+  const byte_range written = range_of<R>(out, sizeof(Out), shape, strides.data(), 0);
+  bool hazard = false;
+  const auto records = e.leaves();
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          const auto& rec = get<K>(records);
+          using D = typename std::remove_cvref_t<decltype(rec)>::desc_type;
+          if constexpr (D::in_memory) {
+            index_t s[layout<R, 1>::max_rank] = {};
+            broadcast_strides<R>(rec.shape, rec.strides, shape, s);
+            const byte_range read = range_of<R>(rec.desc.ptr, sizeof(typename D::value_type), shape, s, rec.base);
+            if (!read.overlaps(written)) return;
+            bool same = sizeof(typename D::value_type) == sizeof(Out) &&
+                        static_cast<const void*>(rec.desc.ptr + rec.base) == static_cast<const void*>(out);
+            for (int d = 0; d < R && same; ++d) same = shape[d] == 1 || s[d] == strides[d];
+            if (!same) hazard = true;
+          }
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, std::remove_cvref_t<decltype(records)>::size>{});
+  return hazard;
+}
+
+template <class T, int R, class Space, class E>
+void evaluate_into(array<T, R, Space>& dst, const E& e, const char* op) {
+  run_expression<Space>(dst.data(), dst.device_id(), dst.shape(), dst.strides(), e, op);
+}
+
+template <class T, int R, class Space, class E>
+void assign_into(const array<T, R, Space>& dst, const E& e, const char* op) {
+  constexpr int RE = rank_v<E>;
+  static_assert(RE <= R, "xf: the right side has a higher rank than the destination");
+  const auto es = e.shape();
+  for (int i = 0; i < RE; ++i) {
+    const index_t a = es[i], b = dst.shape()[R - RE + i];
+    if (a != b && a != 1)
+      throw shape_error(std::string(op) + ": could not broadcast input from shape " + to_string(es) +
+                        " into shape " + to_string(dst.shape()));
+  }
+  for (int d = 0; d < R; ++d)
+    if (dst.strides()[d] == 0 && dst.shape()[d] > 1)
+      throw shape_error(std::string(op) + ": the destination repeats elements (a broadcast view of shape " +
+                        to_string(dst.shape()) + "); write into a copy");
+  if (reads_written_memory(dst.data(), dst.shape(), dst.strides(), e)) {
+    // The right side reads what we write: evaluate it first, as NumPy does.
+    array<T, R, Space> tmp(dst.shape());
+    run_expression<Space>(tmp.data(), tmp.device_id(), tmp.shape(), tmp.strides(), e, op);
+    run_expression<Space>(dst.data(), dst.device_id(), dst.shape(), dst.strides(), tmp, op);
+    return;
+  }
+  run_expression<Space>(dst.data(), dst.device_id(), dst.shape(), dst.strides(), e, op);
+}
+
+}  // namespace detail
+
+// Materialises an expression into a new array (device arrays: one kernel, on the current stream).
+template <expression E>
+auto eval(const E& e) {
+  using S = resolved_space_t<space_t<E>>;
+  return array<value_t<E>, rank_v<E>, S>(e);
+}
+
+}  // namespace xf

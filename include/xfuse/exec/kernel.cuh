@@ -1,0 +1,226 @@
+// The fused element-wise kernel: one template, one instantiation per expression.
+//
+// Each thread handles U chunks of E consecutive elements (chunks interleaved across the block, so
+// a warp's accesses are contiguous). It first loads every leaf for all its chunks (16-byte vector
+// loads where the layout allows, a leaf used twice loaded once), then computes and stores. A block
+// covers one tile of block_threads * U * E elements: no grid-stride loop.
+#pragma once
+
+#include "plan.hpp"
+
+#if XF_CUDA_TU
+#include <climits>
+
+namespace xf::detail {
+
+template <int Bytes>
+struct vector_word;
+template <>
+struct vector_word<16> {
+  using type = uint4;
+};
+template <>
+struct vector_word<8> {
+  using type = uint2;
+};
+template <>
+struct vector_word<4> {
+  using type = unsigned;
+};
+template <>
+struct vector_word<2> {
+  using type = unsigned short;
+};
+template <>
+struct vector_word<1> {
+  using type = unsigned char;
+};
+
+template <class T, int N>
+struct values {
+  T v[N];
+};
+
+template <class T, int E>
+__device__ XF_FORCEINLINE void load_vector(const T* src, T* dst) {
+  constexpr int bytes = E * static_cast<int>(sizeof(T));
+  constexpr int width = bytes < 16 ? bytes : 16;
+  using W = typename vector_word<width>::type;
+  W w[bytes / width];
+#pragma unroll
+  for (int i = 0; i < bytes / width; ++i) w[i] = reinterpret_cast<const W*>(src)[i];
+  __builtin_memcpy(dst, w, bytes);
+}
+
+template <class T, int E>
+__device__ XF_FORCEINLINE void store_vector(T* dst, const T* src) {
+  constexpr int bytes = E * static_cast<int>(sizeof(T));
+  constexpr int width = bytes < 16 ? bytes : 16;
+  using W = typename vector_word<width>::type;
+  W w[bytes / width];
+  __builtin_memcpy(w, src, bytes);
+#pragma unroll
+  for (int i = 0; i < bytes / width; ++i) reinterpret_cast<W*>(dst)[i] = w[i];
+}
+
+// Positions of element q for every leaf and for the output.
+template <class Plan>
+__device__ XF_FORCEINLINE void positions(const Plan& p, index_t q, index_t (&pos)[Plan::L > 0 ? Plan::L : 1],
+                                         index_t& out_pos) {
+  constexpr int MR = layout<Plan::rank, Plan::L>::max_rank;
+#pragma unroll
+  for (int k = 0; k < Plan::L; ++k) pos[k] = p.lay.base[k];
+  out_pos = p.lay.out_base;
+#pragma unroll
+  for (int d = 0; d < MR; ++d) {
+    if (d < p.lay.rank) {
+      index_t r = q;
+      if (d + 1 < p.lay.rank) {
+        const index_t quotient = p.lay.div[d].div(q);
+        r = q - quotient * p.lay.extent[d];
+        q = quotient;
+      }
+#pragma unroll
+      for (int k = 0; k < Plan::L; ++k) pos[k] += r * p.lay.stride[k][d];
+      out_pos += r * p.lay.out_stride[d];
+    }
+  }
+}
+
+// The values of every leaf, for all chunks of a thread.
+template <class Leaves, int N, class Seq = std::make_integer_sequence<int, Leaves::size>>
+struct leaf_values;
+template <class Leaves, int N, int... K>
+struct leaf_values<Leaves, N, std::integer_sequence<int, K...>> {
+  using type = tuple<values<typename tuple_element_t<K, Leaves>::value_type, N>...>;
+};
+
+// Leaf K reads memory an earlier leaf of the same type already loaded: copy those registers.
+template <int K, int J = 0, class Plan, class Vals>
+__device__ XF_FORCEINLINE bool copy_alias(const Plan& p, Vals& vals, int first, int count) {
+  if constexpr (J >= K) {
+    return false;
+  } else {
+    using TK = typename tuple_element_t<K, typename Plan::leaves_type>::value_type;
+    using TJ = typename tuple_element_t<J, typename Plan::leaves_type>::value_type;
+    if constexpr (std::is_same_v<TK, TJ> && tuple_element_t<J, typename Plan::leaves_type>::in_memory) {
+      if (p.alias[K] == J) {
+#pragma unroll
+        for (int e = 0; e < count; ++e) get<K>(vals).v[first + e] = get<J>(vals).v[first + e];
+        return true;
+      }
+    }
+    return copy_alias<K, J + 1>(p, vals, first, count);
+  }
+}
+
+// Loads E elements of leaf K along dimension 0, starting at position `pos`.
+template <int K, class Plan, class Vals>
+__device__ XF_FORCEINLINE void load_row(const Plan& p, Vals& vals, int first, index_t pos) {
+  constexpr int E = Plan::E;
+  const auto& leaf = get<K>(p.leaves);
+  using Leaf = std::remove_cvref_t<decltype(leaf)>;
+  auto* dst = get<K>(vals).v + first;
+  if constexpr (Leaf::in_memory) {
+    if (copy_alias<K>(p, vals, first, E)) return;
+    if (p.vec[K]) {
+      load_vector<typename Leaf::value_type, E>(leaf.ptr + pos, dst);
+      return;
+    }
+  }
+  const index_t step = p.lay.stride[K][0];
+#pragma unroll
+  for (int e = 0; e < E; ++e) dst[e] = leaf.at(pos + e * step);
+}
+
+template <int K, class Plan, class Vals>
+__device__ XF_FORCEINLINE void load_one(const Plan& p, Vals& vals, int at, index_t pos) {
+  const auto& leaf = get<K>(p.leaves);
+  using Leaf = std::remove_cvref_t<decltype(leaf)>;
+  if constexpr (Leaf::in_memory) {
+    if (copy_alias<K>(p, vals, at, 1)) return;
+  }
+  get<K>(vals).v[at] = leaf.at(pos);
+}
+
+template <class Plan, class Vals, int... K>
+__device__ XF_FORCEINLINE typename Plan::out_type compute(const Plan& p, const Vals& vals, int at,
+                                                          std::integer_sequence<int, K...>) {
+  using Point = tuple<typename tuple_element_t<K, typename Plan::leaves_type>::value_type...>;
+  return p.fn(Point{{tuple_leaf<K, typename tuple_element_t<K, typename Plan::leaves_type>::value_type>{
+      get<K>(vals).v[at]}...}});
+}
+
+// Elements of a chunk one at a time (the last partial tile, or rows whose extent is not a multiple
+// of E): each element finds its own position. Not unrolled across chunks, to keep the kernel small.
+template <class Plan>
+__device__ XF_FORCEINLINE void element_path(const Plan& p, index_t q0) {
+  constexpr int E = Plan::E, L = Plan::L;
+  constexpr auto leaf_seq = std::make_integer_sequence<int, L>{};
+  typename leaf_values<typename Plan::leaves_type, E>::type vals;
+  index_t out_pos[E];
+#pragma unroll
+  for (int e = 0; e < E; ++e) {
+    if (q0 + e < p.lay.size) {
+      index_t pos[L > 0 ? L : 1];
+      positions(p, q0 + e, pos, out_pos[e]);
+      [&]<int... K>(std::integer_sequence<int, K...>) { (load_one<K>(p, vals, e, pos[K]), ...); }(leaf_seq);
+    }
+  }
+#pragma unroll
+  for (int e = 0; e < E; ++e)
+    if (q0 + e < p.lay.size) p.out[out_pos[e]] = compute(p, vals, e, leaf_seq);
+}
+
+template <class Plan>
+__global__ void __launch_bounds__(Plan::block_threads) fused_kernel(const __grid_constant__ Plan p) {
+  constexpr int E = Plan::E, U = Plan::U, B = Plan::block_threads, L = Plan::L;
+  constexpr auto leaf_seq = std::make_integer_sequence<int, L>{};
+  using Out = typename Plan::out_type;
+  const index_t size = p.lay.size;
+  const index_t first_chunk = static_cast<index_t>(blockIdx.x) * (B * U) + threadIdx.x;
+  const index_t last_q0 = (first_chunk + (U - 1) * B) * E;
+
+  if (!p.row_chunks || last_q0 + E > size) {
+#pragma unroll 1
+    for (int u = 0; u < U; ++u) {
+      const index_t q0 = (first_chunk + u * B) * E;
+      if (q0 < size) element_path(p, q0);
+    }
+    return;
+  }
+
+  // Whole chunks within rows: load every leaf of every chunk first, then compute and store.
+  typename leaf_values<typename Plan::leaves_type, U * E>::type vals;
+  index_t out_pos[U];
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    index_t pos[L > 0 ? L : 1];
+    positions(p, (first_chunk + u * B) * E, pos, out_pos[u]);
+    [&]<int... K>(std::integer_sequence<int, K...>) { (load_row<K>(p, vals, u * E, pos[K]), ...); }(leaf_seq);
+  }
+#pragma unroll
+  for (int u = 0; u < U; ++u) {
+    Out r[E];
+#pragma unroll
+    for (int e = 0; e < E; ++e) r[e] = compute(p, vals, u * E + e, leaf_seq);
+    if (p.out_vec) {
+      store_vector<Out, E>(p.out + out_pos[u], r);
+    } else {
+      const index_t step = p.lay.out_stride[0];
+#pragma unroll
+      for (int e = 0; e < E; ++e) p.out[out_pos[u] + e * step] = r[e];
+    }
+  }
+}
+
+template <class Plan>
+void launch_fused(const Plan& p, cudaStream_t stream) {
+  const index_t blocks = (p.lay.size + Plan::tile - 1) / Plan::tile;
+  if (blocks > INT_MAX) throw error("xf: expression too large for one launch (" + std::to_string(p.lay.size) + " elements)");
+  fused_kernel<Plan><<<static_cast<unsigned>(blocks), Plan::block_threads, 0, stream>>>(p);
+  XF_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace xf::detail
+#endif

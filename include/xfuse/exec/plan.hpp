@@ -1,0 +1,70 @@
+// The plan of one fused evaluation: the evaluator functor, the leaves, the output pointer and the
+// layout, plus the launch-invariant facts the kernel branches on (uniformly). It is the kernel's
+// only parameter, and the host loop runs the very same plan.
+#pragma once
+
+#include "../expr/traits.hpp"
+#include "layout.hpp"
+#include "policy.hpp"
+
+namespace xf::detail {
+
+// Sizes of the leaves that read memory (generators load nothing): the chunk and unroll factors
+// depend on them.
+struct leaf_sizes {
+  std::size_t smallest, largest, total;
+};
+template <class Leaves, int... I>
+constexpr leaf_sizes memory_leaf_sizes(std::integer_sequence<int, I...>, std::size_t out_size) {
+  constexpr bool in_memory[] = {tuple_element_t<I, Leaves>::in_memory..., false};
+  constexpr std::size_t size[] = {sizeof(typename tuple_element_t<I, Leaves>::value_type)..., 0};
+  leaf_sizes s{out_size, out_size, 0};
+  for (std::size_t i = 0; i < sizeof...(I); ++i) {
+    if (!in_memory[i]) continue;
+    if (size[i] < s.smallest) s.smallest = size[i];
+    if (size[i] > s.largest) s.largest = size[i];
+    s.total += size[i];
+  }
+  return s;
+}
+
+template <class Fn, class Leaves, class Out, int R, class Policy = elementwise_policy>
+struct fused_plan {
+  using out_type = Out;
+  using leaves_type = Leaves;
+  using policy = Policy;
+  static constexpr int L = Leaves::size;
+  static constexpr int rank = R;
+  static constexpr int block_threads = Policy::block_threads;
+
+ private:
+  static constexpr leaf_sizes sizes = memory_leaf_sizes<Leaves>(std::make_integer_sequence<int, L>{}, sizeof(Out));
+  static constexpr std::size_t smallest = sizes.smallest;
+  static constexpr std::size_t largest = sizes.largest;
+  static constexpr std::size_t loaded = sizes.total;
+  static constexpr int clamp_pow2(std::size_t v, std::size_t lo, std::size_t hi) {
+    std::size_t r = lo;
+    while (r * 2 <= v && r * 2 <= hi) r *= 2;
+    return static_cast<int>(r);
+  }
+
+ public:
+  // Elements per chunk: a 16-byte access of the narrowest type, capped so the widest type moves
+  // at most Policy::max_chunk_bytes per chunk.
+  static constexpr int E = clamp_pow2(16 / smallest, 1, Policy::max_chunk_bytes / largest > 0 ? Policy::max_chunk_bytes / largest : 1);
+  // Chunks per thread: enough loads in flight (Policy::bytes_in_flight per thread over all leaves).
+  static constexpr int U = clamp_pow2(Policy::bytes_in_flight / (E * (loaded > 0 ? loaded : sizeof(Out))), 1,
+                                      Policy::max_chunks);
+  static constexpr index_t tile = static_cast<index_t>(block_threads) * U * E;
+
+  Fn fn;
+  Leaves leaves;
+  Out* out;
+  layout<R, L> lay;
+  signed char alias[L > 0 ? L : 1];  // leaf k reads the same memory as leaf alias[k] (== k: itself)
+  bool vec[L > 0 ? L : 1];           // leaf k can use aligned vector loads along dimension 0
+  bool out_vec;                      // the output can use aligned vector stores
+  bool row_chunks;                   // a chunk of E elements never crosses the innermost dimension
+};
+
+}  // namespace xf::detail

@@ -1,0 +1,17 @@
+// Tuning of the fused element-wise kernel, as plain constexpr values (the CUB way). The defaults
+// come from the sweep in bench/bench_elementwise.cu (see docs/performance.md).
+#pragma once
+
+namespace xf::detail {
+
+struct elementwise_policy {
+  static constexpr int block_threads = 256;
+  // Bytes each thread loads before it computes (all leaves together): enough memory requests in
+  // flight to cover DRAM latency at the occupancy these kernels reach.
+  static constexpr int bytes_in_flight = 64;
+  // At most this many chunks per thread, and at most this many bytes per chunk of the widest type.
+  static constexpr int max_chunks = 4;
+  static constexpr int max_chunk_bytes = 64;
+};
+
+}  // namespace xf::detail

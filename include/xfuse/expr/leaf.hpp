@@ -1,0 +1,79 @@
+// Positional leaves: the operands whose value depends on where an element is. Arrays read memory;
+// generators (arange, linspace, eye) compute from a position. Each leaf has a position function
+// p = base + sum(index_d * stride_d), so the evaluator can collapse, reorder and flip dimensions
+// for arrays and generators alike.
+#pragma once
+
+#include <cmath>
+
+#include "../core/convert.hpp"
+#include "../core/shape.hpp"
+
+namespace xf::detail {
+
+// Reads element p of an array (p counts elements from the array's first element).
+template <class T>
+struct memory_leaf {
+  using value_type = T;
+  static constexpr bool in_memory = true;
+  const T* ptr;
+  XF_HD XF_FORCEINLINE T at(index_t p) const { return ptr[p]; }
+};
+
+// arange: start + p * step. Integers are exact; floats are computed in double, then rounded once.
+template <class T>
+struct arange_leaf {
+  using value_type = T;
+  static constexpr bool in_memory = false;
+  double start, step;
+  index_t istart, istep;
+  XF_HD XF_FORCEINLINE T at(index_t p) const {
+    if constexpr (is_integer<T>) {
+      return static_cast<T>(istart + p * istep);
+    } else {
+      return convert<T>(start + static_cast<double>(p) * step);
+    }
+  }
+};
+
+// linspace: start + p * step, the last sample exactly `stop` when the endpoint is included.
+// Integer results round toward minus infinity, as NumPy 2 does.
+template <class T>
+struct linspace_leaf {
+  using value_type = T;
+  static constexpr bool in_memory = false;
+  double start, step, stop;
+  index_t last;  // position that is exactly `stop`, or -1
+  XF_HD XF_FORCEINLINE T at(index_t p) const {
+    const double v = p == last ? stop : start + static_cast<double>(p) * step;
+    if constexpr (is_integer<T>) {
+      return convert<T>(::floor(v));
+    } else {
+      return convert<T>(v);
+    }
+  }
+};
+
+// eye: the position is column - row, so the value is 1 on diagonal k.
+template <class T>
+struct eye_leaf {
+  using value_type = T;
+  static constexpr bool in_memory = false;
+  index_t k;
+  XF_HD XF_FORCEINLINE T at(index_t p) const { return convert<T>(p == k ? 1.0f : 0.0f); }
+};
+
+// The host-side record of a leaf: its descriptor and its layout in its own rank. `device` is the
+// owning device of memory leaves (-1: host memory or not memory).
+template <class Desc, int R>
+struct leaf_record {
+  using desc_type = Desc;
+  static constexpr int rank = R;
+  Desc desc;
+  dims<R> shape;
+  dims<R> strides;
+  index_t base = 0;
+  int device = -1;
+};
+
+}  // namespace xf::detail

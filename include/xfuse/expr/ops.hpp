@@ -1,0 +1,706 @@
+// The element-wise operations: each is a small functor with NumPy's typing (its `signature`) and
+// its scalar arithmetic (`apply`, run in the compute type). Integer arithmetic wraps; integer
+// division and remainder by zero give 0 (NumPy warns and gives 0); shifts past the bit width give
+// 0 (or -1 for negative values shifted right), as NumPy does.
+#pragma once
+
+#include <type_traits>
+
+#include "node.hpp"
+#include "scalar_math.hpp"
+
+namespace xf::detail::ops {
+
+// Converts each operand to the compute type of In, applies, converts the result to Out.
+template <class Derived>
+struct elementwise {
+  template <class In, class Out, class... A>
+  XF_HD XF_FORCEINLINE static Out eval(const Derived& self, const A&... a) {
+    using C = compute_t<In>;
+    return convert<Out>(self.apply(convert<C>(a)...));
+  }
+};
+
+template <class... W>
+struct same_sig {
+  using in = promoted_t<W...>;
+  using out = in;
+};
+template <class... W>
+struct compare_sig {
+  using in = promoted_t<W...>;
+  using out = bool;
+};
+template <class... W>
+struct float_sig {
+  using in = float_result_t<promoted_t<W...>>;
+  using out = in;
+};
+template <class... W>
+struct logical_sig {
+  using in = bool;
+  using out = bool;
+};
+
+// Unsigned arithmetic of at least int's width: wraps without undefined behaviour.
+template <class T>
+using wide_unsigned = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
+
+#define XF_OP_NAME(NAME) static constexpr const char* name = "xf::" #NAME
+
+#define XF_NO_COMPLEX(NAME, T) static_assert(!is_complex<T>, "xf::" #NAME " does not take complex values")
+#define XF_NO_BOOL(NAME, T) static_assert(!is_bool<T>, "xf::" #NAME " does not take bool values")
+#define XF_INTEGER_ONLY(NAME, T) \
+  static_assert(is_integer<T> || is_bool<T>, "xf::" #NAME " takes integer or bool values only")
+
+// ---------------------------------------------------------------- arithmetic
+struct add : elementwise<add> {
+  XF_OP_NAME(add);
+  template <class... W>
+  using signature = same_sig<W...>;
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    if constexpr (is_bool<T>) return a || b;
+    else if constexpr (is_integer<T>) return T(wide_unsigned<T>(a) + wide_unsigned<T>(b));
+    else return a + b;
+  }
+};
+
+struct subtract : elementwise<subtract> {
+  XF_OP_NAME(subtract);
+  template <class... W>
+  struct signature : same_sig<W...> {
+    static_assert(!is_bool<promoted_t<W...>>, "xf::subtract: bool - bool is not defined (NumPy refuses it too); use xf::logical_xor or ^");
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    if constexpr (is_integer<T>) return T(wide_unsigned<T>(a) - wide_unsigned<T>(b));
+    else return a - b;
+  }
+};
+
+struct multiply : elementwise<multiply> {
+  XF_OP_NAME(multiply);
+  template <class... W>
+  using signature = same_sig<W...>;
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    if constexpr (is_bool<T>) return a && b;
+    else if constexpr (is_integer<T>) return T(wide_unsigned<T>(a) * wide_unsigned<T>(b));
+    else return a * b;
+  }
+};
+
+// NumPy's true division: integers and bool divide as float64.
+struct divide : elementwise<divide> {
+  XF_OP_NAME(divide);
+  template <class... W>
+  struct signature {
+    using p = promoted_t<W...>;
+    using in = std::conditional_t<is_integer<p> || is_bool<p>, double, p>;
+    using out = in;
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    return a / b;
+  }
+};
+
+// Python's divmod on floats (NumPy's npy_divmod): the quotient rounded toward minus infinity.
+template <class T>
+XF_HD XF_FORCEINLINE T float_floor_divide(T a, T b) {
+  if (b == T(0)) return a / b;
+  T mod = math::r_fmod(a, b);
+  T div = (a - mod) / b;
+  if (mod != T(0) && ((b < T(0)) != (mod < T(0)))) div -= T(1);
+  T floordiv;
+  if (div != T(0)) {
+    floordiv = math::r_floor(div);
+    if (div - floordiv > T(0.5)) floordiv += T(1);
+  } else {
+    floordiv = math::r_copysign(T(0), a / b);
+  }
+  return floordiv;
+}
+template <class T>
+XF_HD XF_FORCEINLINE T float_remainder(T a, T b) {
+  T mod = math::r_fmod(a, b);
+  if (b == T(0)) return mod;
+  if (mod != T(0)) {
+    if ((b < T(0)) != (mod < T(0))) mod += b;
+  } else {
+    mod = math::r_copysign(T(0), b);
+  }
+  return mod;
+}
+
+struct floor_divide : elementwise<floor_divide> {
+  XF_OP_NAME(floor_divide);
+  template <class... W>
+  struct signature {
+    using p = promoted_t<W...>;
+    XF_NO_COMPLEX(floor_divide, p);
+    using in = std::conditional_t<is_bool<p>, std::int8_t, p>;
+    using out = in;
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    if constexpr (is_integer<T>) {
+      if (b == T(0)) return T(0);
+      if constexpr (std::is_signed_v<T>) {
+        if (b == T(-1)) return T(wide_unsigned<T>(0) - wide_unsigned<T>(a));  // MIN // -1 wraps to MIN
+        T q = a / b;
+        if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+        return q;
+      } else {
+        return a / b;
+      }
+    } else {
+      return float_floor_divide(a, b);
+    }
+  }
+};
+
+struct remainder : elementwise<remainder> {
+  XF_OP_NAME(remainder);
+  template <class... W>
+  struct signature {
+    using p = promoted_t<W...>;
+    XF_NO_COMPLEX(remainder, p);
+    using in = std::conditional_t<is_bool<p>, std::int8_t, p>;
+    using out = in;
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    if constexpr (is_integer<T>) {
+      if (b == T(0)) return T(0);
+      if constexpr (std::is_signed_v<T>) {
+        if (b == T(-1)) return T(0);
+        T r = a % b;
+        if (r != 0 && ((r < 0) != (b < 0))) r += b;
+        return r;
+      } else {
+        return a % b;
+      }
+    } else {
+      return float_remainder(a, b);
+    }
+  }
+};
+
+// C's fmod: the remainder takes the sign of the dividend.
+struct fmod : elementwise<fmod> {
+  XF_OP_NAME(fmod);
+  template <class... W>
+  struct signature {
+    using p = promoted_t<W...>;
+    XF_NO_COMPLEX(fmod, p);
+    using in = std::conditional_t<is_bool<p>, std::int8_t, p>;
+    using out = in;
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    if constexpr (is_integer<T>) {
+      if (b == T(0)) return T(0);
+      if constexpr (std::is_signed_v<T>) {
+        if (b == T(-1)) return T(0);
+      }
+      return a % b;
+    } else {
+      return math::r_fmod(a, b);
+    }
+  }
+};
+
+// Integer powers by squaring (negative exponents give 0, or +-1 for a base of +-1); floats and
+// complex through pow.
+struct power : elementwise<power> {
+  XF_OP_NAME(power);
+  template <class... W>
+  struct signature {
+    using p = promoted_t<W...>;
+    using in = std::conditional_t<is_bool<p>, std::int8_t, p>;
+    using out = in;
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    if constexpr (is_integer<T>) {
+      if constexpr (std::is_signed_v<T>) {
+        if (b < 0) {
+          if (a == T(1)) return T(1);
+          if (a == T(-1)) return (b & 1) ? T(-1) : T(1);
+          return T(0);
+        }
+      }
+      wide_unsigned<T> result = 1, base = wide_unsigned<T>(a);
+      auto e = static_cast<std::make_unsigned_t<T>>(b);
+      while (e) {
+        if (e & 1) result *= base;
+        base *= base;
+        e >>= 1;
+      }
+      return T(result);
+    } else if constexpr (is_complex<T>) {
+      return math::c_pow(a, b);
+    } else {
+      return math::r_pow(a, b);
+    }
+  }
+};
+
+// maximum and minimum propagate NaN, like NumPy's.
+struct maximum : elementwise<maximum> {
+  XF_OP_NAME(maximum);
+  template <class... W>
+  struct signature : same_sig<W...> {
+    XF_NO_COMPLEX(maximum, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (a != a) return a;
+      if (b != b) return b;
+    }
+    return a >= b ? a : b;
+  }
+};
+
+struct minimum : elementwise<minimum> {
+  XF_OP_NAME(minimum);
+  template <class... W>
+  struct signature : same_sig<W...> {
+    XF_NO_COMPLEX(minimum, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (a != a) return a;
+      if (b != b) return b;
+    }
+    return a <= b ? a : b;
+  }
+};
+
+struct hypot : elementwise<hypot> {
+  XF_OP_NAME(hypot);
+  template <class... W>
+  struct signature : float_sig<W...> {
+    XF_NO_COMPLEX(hypot, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    return math::r_hypot(a, b);
+  }
+};
+
+struct arctan2 : elementwise<arctan2> {
+  XF_OP_NAME(arctan2);
+  template <class... W>
+  struct signature : float_sig<W...> {
+    XF_NO_COMPLEX(arctan2, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    return math::r_atan2(a, b);
+  }
+};
+
+// ---------------------------------------------------------------- comparisons
+#define XF_COMPARISON(NAME, OP, ORDERED)                                                              \
+  struct NAME : elementwise<NAME> {                                                                  \
+    XF_OP_NAME(NAME);                                                                                \
+    template <class... W>                                                                            \
+    struct signature : compare_sig<W...> {                                                           \
+      static_assert(!(ORDERED) || !is_complex<promoted_t<W...>>,                                     \
+                    "xf::" #NAME ": complex values have no order; compare xf::real or xf::abs");     \
+    };                                                                                               \
+    template <class T>                                                                               \
+    XF_HD XF_FORCEINLINE bool apply(T a, T b) const {                                                \
+      return a OP b;                                                                                 \
+    }                                                                                                \
+  };
+XF_COMPARISON(equal, ==, false)
+XF_COMPARISON(not_equal, !=, false)
+XF_COMPARISON(less, <, true)
+XF_COMPARISON(less_equal, <=, true)
+XF_COMPARISON(greater, >, true)
+XF_COMPARISON(greater_equal, >=, true)
+#undef XF_COMPARISON
+
+// ---------------------------------------------------------------- logical and bitwise
+struct logical_and : elementwise<logical_and> {
+  XF_OP_NAME(logical_and);
+  template <class... W>
+  using signature = logical_sig<W...>;
+  XF_HD XF_FORCEINLINE bool apply(bool a, bool b) const { return a && b; }
+};
+struct logical_or : elementwise<logical_or> {
+  XF_OP_NAME(logical_or);
+  template <class... W>
+  using signature = logical_sig<W...>;
+  XF_HD XF_FORCEINLINE bool apply(bool a, bool b) const { return a || b; }
+};
+struct logical_xor : elementwise<logical_xor> {
+  XF_OP_NAME(logical_xor);
+  template <class... W>
+  using signature = logical_sig<W...>;
+  XF_HD XF_FORCEINLINE bool apply(bool a, bool b) const { return a != b; }
+};
+struct logical_not : elementwise<logical_not> {
+  XF_OP_NAME(logical_not);
+  template <class... W>
+  using signature = logical_sig<W...>;
+  XF_HD XF_FORCEINLINE bool apply(bool a) const { return !a; }
+};
+
+#define XF_BITWISE(NAME, OP)                                          \
+  struct NAME : elementwise<NAME> {                                  \
+    XF_OP_NAME(NAME);                                                \
+    template <class... W>                                            \
+    struct signature : same_sig<W...> {                              \
+      XF_INTEGER_ONLY(NAME, promoted_t<W...>);                       \
+    };                                                               \
+    template <class T>                                               \
+    XF_HD XF_FORCEINLINE T apply(T a, T b) const {                   \
+      if constexpr (is_bool<T>) return bool(a OP b);                 \
+      else return T(a OP b);                                         \
+    }                                                                \
+  };
+XF_BITWISE(bitwise_and, &)
+XF_BITWISE(bitwise_or, |)
+XF_BITWISE(bitwise_xor, ^)
+#undef XF_BITWISE
+
+struct invert : elementwise<invert> {
+  XF_OP_NAME(invert);
+  template <class... W>
+  struct signature : same_sig<W...> {
+    XF_INTEGER_ONLY(invert, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a) const {
+    if constexpr (is_bool<T>) return !a;
+    else return T(~a);
+  }
+};
+
+struct left_shift : elementwise<left_shift> {
+  XF_OP_NAME(left_shift);
+  template <class... W>
+  struct signature : same_sig<W...> {
+    static_assert(is_integer<promoted_t<W...>>, "xf::left_shift takes integer values only");
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    // A count past the width (negative counts included, read as unsigned) shifts everything out.
+    if (static_cast<std::uint64_t>(b) >= sizeof(T) * 8) return T(0);
+    return T(wide_unsigned<T>(a) << b);
+  }
+};
+
+struct right_shift : elementwise<right_shift> {
+  XF_OP_NAME(right_shift);
+  template <class... W>
+  struct signature : same_sig<W...> {
+    static_assert(is_integer<promoted_t<W...>>, "xf::right_shift takes integer values only");
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    if (static_cast<std::uint64_t>(b) >= sizeof(T) * 8) {
+      if constexpr (std::is_signed_v<T>) return a < 0 ? T(-1) : T(0);
+      else return T(0);
+    }
+    return T(a >> b);
+  }
+};
+
+// ---------------------------------------------------------------- unary arithmetic
+struct negative : elementwise<negative> {
+  XF_OP_NAME(negative);
+  template <class... W>
+  struct signature : same_sig<W...> {
+    static_assert(!is_bool<promoted_t<W...>>, "xf::negative: -bool is not defined (NumPy refuses it too); use xf::logical_not or ~");
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a) const {
+    if constexpr (is_integer<T>) return T(wide_unsigned<T>(0) - wide_unsigned<T>(a));
+    else return -a;
+  }
+};
+
+// abs of a complex value is its magnitude (a real type); abs(INT_MIN) wraps to INT_MIN.
+struct absolute : elementwise<absolute> {
+  XF_OP_NAME(abs);
+  template <class... W>
+  struct signature {
+    using in = promoted_t<W...>;
+    using out = real_t<in>;
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE auto apply(T a) const {
+    if constexpr (is_complex<T>) return math::c_abs(a);
+    else if constexpr (is_bool<T>) return a;
+    else if constexpr (std::is_unsigned_v<T>) return a;
+    else if constexpr (is_integer<T>) return a < 0 ? T(wide_unsigned<T>(0) - wide_unsigned<T>(a)) : a;
+    else return math::r_fabs(a);
+  }
+};
+
+// sign: -1, 0 or 1 (NaN stays NaN); for complex values NumPy 2's z / |z|.
+struct sign : elementwise<sign> {
+  XF_OP_NAME(sign);
+  template <class... W>
+  struct signature : same_sig<W...> {
+    XF_NO_BOOL(sign, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a) const {
+    if constexpr (is_complex<T>) {
+      const auto m = math::c_abs(a);
+      return m == 0 ? T(0) : a / m;
+    } else if constexpr (std::is_unsigned_v<T>) {
+      return T(a > 0);
+    } else {
+      if constexpr (std::is_floating_point_v<T>) {
+        if (a != a) return a;
+      }
+      return T((T(0) < a) - (a < T(0)));
+    }
+  }
+};
+
+struct square : elementwise<square> {
+  XF_OP_NAME(square);
+  template <class... W>
+  using signature = same_sig<W...>;
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a) const {
+    return multiply{}.apply(a, a);
+  }
+};
+
+// 1 / x in the input's type; integer 1 / 0 gives 0.
+struct reciprocal : elementwise<reciprocal> {
+  XF_OP_NAME(reciprocal);
+  template <class... W>
+  struct signature : same_sig<W...> {
+    XF_NO_BOOL(reciprocal, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a) const {
+    if constexpr (is_integer<T>) return a == T(0) ? T(0) : T(T(1) / a);
+    else return T(1) / a;
+  }
+};
+
+// ---------------------------------------------------------------- float functions
+// Integers and bool are computed as the smallest float that holds them (NumPy: sqrt(int8) is float16).
+#define XF_FLOAT_FN(NAME, REAL, CPLX, TAKES_COMPLEX)                                         \
+  struct NAME : elementwise<NAME> {                                                          \
+    XF_OP_NAME(NAME);                                                                        \
+    template <class... W>                                                                    \
+    struct signature : float_sig<W...> {                                                     \
+      static_assert((TAKES_COMPLEX) || !is_complex<promoted_t<W...>>,                        \
+                    "xf::" #NAME " does not take complex values");                           \
+    };                                                                                       \
+    template <class T>                                                                       \
+    XF_HD XF_FORCEINLINE T apply(T a) const {                                                \
+      if constexpr (is_complex<T>) return math::CPLX(a);                                     \
+      else return math::REAL(a);                                                             \
+    }                                                                                        \
+  };
+XF_FLOAT_FN(sqrt, r_sqrt, c_sqrt, true)
+XF_FLOAT_FN(cbrt, r_cbrt, c_sqrt, false)
+XF_FLOAT_FN(exp, r_exp, c_exp, true)
+XF_FLOAT_FN(exp2, r_exp2, c_exp, false)
+XF_FLOAT_FN(expm1, r_expm1, c_exp, false)
+XF_FLOAT_FN(log, r_log, c_log, true)
+XF_FLOAT_FN(log2, r_log2, c_log, false)
+XF_FLOAT_FN(log10, r_log10, c_log10, true)
+XF_FLOAT_FN(log1p, r_log1p, c_log, false)
+XF_FLOAT_FN(sin, r_sin, c_sin, true)
+XF_FLOAT_FN(cos, r_cos, c_cos, true)
+XF_FLOAT_FN(tan, r_tan, c_tan, true)
+XF_FLOAT_FN(arcsin, r_asin, c_asin, true)
+XF_FLOAT_FN(arccos, r_acos, c_acos, true)
+XF_FLOAT_FN(arctan, r_atan, c_atan, true)
+XF_FLOAT_FN(sinh, r_sinh, c_sinh, true)
+XF_FLOAT_FN(cosh, r_cosh, c_cosh, true)
+XF_FLOAT_FN(tanh, r_tanh, c_tanh, true)
+XF_FLOAT_FN(arcsinh, r_asinh, c_asinh, true)
+XF_FLOAT_FN(arccosh, r_acosh, c_acosh, true)
+XF_FLOAT_FN(arctanh, r_atanh, c_atanh, true)
+XF_FLOAT_FN(erf, r_erf, c_exp, false)
+XF_FLOAT_FN(erfc, r_erfc, c_exp, false)
+#undef XF_FLOAT_FN
+
+// floor, ceil, trunc, rint: integers pass through unchanged (same type).
+#define XF_ROUNDING_FN(NAME, REAL)                                      \
+  struct NAME : elementwise<NAME> {                                     \
+    XF_OP_NAME(NAME);                                                   \
+    template <class... W>                                               \
+    struct signature : same_sig<W...> {                                 \
+      XF_NO_COMPLEX(NAME, promoted_t<W...>);                            \
+    };                                                                  \
+    template <class T>                                                  \
+    XF_HD XF_FORCEINLINE T apply(T a) const {                           \
+      if constexpr (std::is_floating_point_v<T>) return math::REAL(a);  \
+      else return a;                                                    \
+    }                                                                   \
+  };
+XF_ROUNDING_FN(floor, r_floor)
+XF_ROUNDING_FN(ceil, r_ceil)
+XF_ROUNDING_FN(trunc, r_trunc)
+XF_ROUNDING_FN(rint, r_rint)
+#undef XF_ROUNDING_FN
+
+#define XF_CLASSIFY(NAME, REAL, INTEGER_ANSWER)                                   \
+  struct NAME : elementwise<NAME> {                                               \
+    XF_OP_NAME(NAME);                                                             \
+    template <class... W>                                                         \
+    using signature = compare_sig<W...>;                                          \
+    template <class T>                                                            \
+    XF_HD XF_FORCEINLINE bool apply(T a) const {                                  \
+      if constexpr (is_complex<T>) return REAL(a.real()) || REAL(a.imag());       \
+      else if constexpr (std::is_floating_point_v<T>) return REAL(a);             \
+      else return INTEGER_ANSWER;                                                 \
+    }                                                                             \
+  };
+XF_HD XF_FORCEINLINE bool is_nan_value(float x) { return math::r_isnan(x); }
+XF_HD XF_FORCEINLINE bool is_nan_value(double x) { return math::r_isnan(x); }
+XF_HD XF_FORCEINLINE bool is_inf_value(float x) { return math::r_isinf(x); }
+XF_HD XF_FORCEINLINE bool is_inf_value(double x) { return math::r_isinf(x); }
+XF_CLASSIFY(isnan, is_nan_value, false)
+XF_CLASSIFY(isinf, is_inf_value, false)
+#undef XF_CLASSIFY
+struct isfinite : elementwise<isfinite> {
+  XF_OP_NAME(isfinite);
+  template <class... W>
+  using signature = compare_sig<W...>;
+  template <class T>
+  XF_HD XF_FORCEINLINE bool apply(T a) const {
+    if constexpr (is_complex<T>) return apply(a.real()) && apply(a.imag());
+    else if constexpr (std::is_floating_point_v<T>) return !math::r_isnan(a) && !math::r_isinf(a);
+    else return true;
+  }
+};
+
+// ---------------------------------------------------------------- complex parts
+struct real_part : elementwise<real_part> {
+  XF_OP_NAME(real);
+  template <class... W>
+  struct signature {
+    using in = promoted_t<W...>;
+    using out = real_t<in>;
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE auto apply(T a) const {
+    if constexpr (is_complex<T>) return a.real();
+    else return a;
+  }
+};
+struct imag_part : elementwise<imag_part> {
+  XF_OP_NAME(imag);
+  template <class... W>
+  struct signature {
+    using in = promoted_t<W...>;
+    using out = real_t<in>;
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE auto apply(T a) const {
+    if constexpr (is_complex<T>) return a.imag();
+    else return T(0);
+  }
+};
+struct conj : elementwise<conj> {
+  XF_OP_NAME(conj);
+  template <class... W>
+  using signature = same_sig<W...>;
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a) const {
+    if constexpr (is_complex<T>) return math::c_conj(a);
+    else return a;
+  }
+};
+// angle in radians: arg(z) for complex values, 0 or pi for real ones.
+struct angle : elementwise<angle> {
+  XF_OP_NAME(angle);
+  template <class... W>
+  struct signature {
+    using p = promoted_t<W...>;
+    using in = std::conditional_t<is_complex<p>, p, float_result_t<p>>;
+    using out = real_t<in>;
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE auto apply(T a) const {
+    if constexpr (is_complex<T>) return math::c_arg(a);
+    else return math::r_atan2(T(0), a);
+  }
+};
+
+// ---------------------------------------------------------------- ternary
+// where(cond, a, b): cond read as bool, a and b promoted together.
+struct where {
+  XF_OP_NAME(where);
+  template <class C, class A, class B>
+  struct signature {
+    using in = promoted_t<A, B>;
+    using out = in;
+  };
+  template <class In, class Out, class C, class A, class B>
+  XF_HD XF_FORCEINLINE static Out eval(const where&, const C& c, const A& a, const B& b) {
+    return convert<bool>(c) ? convert<Out>(a) : convert<Out>(b);
+  }
+};
+
+// clip(x, lo, hi) = minimum(maximum(x, lo), hi), NaN propagating.
+struct clip : elementwise<clip> {
+  XF_OP_NAME(clip);
+  template <class... W>
+  struct signature : same_sig<W...> {
+    XF_NO_COMPLEX(clip, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T x, T lo, T hi) const {
+    return minimum{}.apply(maximum{}.apply(x, lo), hi);
+  }
+};
+
+// ---------------------------------------------------------------- casts and user functions
+template <class To>
+struct cast {
+  XF_OP_NAME(astype);
+  template <class W>
+  struct signature {
+    using in = typename W::type;
+    using out = To;
+  };
+  template <class In, class Out, class A>
+  XF_HD XF_FORCEINLINE static Out eval(const cast&, const A& a) {
+    return convert<Out>(a);
+  }
+};
+
+// A user function of the operands' values (xf::map): arguments are passed as they are.
+template <class F>
+struct user_fn {
+  static constexpr const char* name = "xf::map";
+  F f;
+  template <class... W>
+  struct signature {
+    using in = void;
+    using out = std::remove_cvref_t<decltype(std::declval<const F&>()(std::declval<typename W::type>()...))>;
+    static_assert(element<out>, "xf::map: the function must return an xfuse element type");
+  };
+  template <class In, class Out, class... A>
+  XF_HD XF_FORCEINLINE static Out eval(const user_fn& self, const A&... a) {
+    return static_cast<Out>(self.f(a...));
+  }
+};
+
+#undef XF_OP_NAME
+#undef XF_NO_COMPLEX
+#undef XF_NO_BOOL
+#undef XF_INTEGER_ONLY
+
+}  // namespace xf::detail::ops

@@ -1,0 +1,9 @@
+// Everything xfuse offers.
+#pragma once
+
+#include "core.hpp"
+#include "complex.hpp"
+#include "array/print.hpp"
+#include "user/fuse.hpp"
+#include "user/launch.hpp"
+#include "user/map.hpp"
