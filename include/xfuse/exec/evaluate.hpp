@@ -53,7 +53,7 @@ void setup_leaf(Plan& p, const Records& records, const Aligned& aligned, const c
 }
 
 // Runs expression `e` into the strided output `out` (shape `shape`, strides `strides`).
-template <class Space, class Out, std::size_t N, class E>
+template <class Space, class Policy = elementwise_policy, class Out, std::size_t N, class E>
 void run_expression(Out* out, int out_device, const std::array<index_t, N>& shape,
                     const std::array<index_t, N>& strides, const E& e, const char* op) {
   constexpr int R = static_cast<int>(N);
@@ -62,7 +62,7 @@ void run_expression(Out* out, int out_device, const std::array<index_t, N>& shap
   constexpr int L = Records::size;
   using Descs = typename descs_of<Records>::type;
   using Fn = decltype(e.template evaluator<0>());
-  using Plan = fused_plan<Fn, Descs, Out, R>;
+  using Plan = fused_plan<Fn, Descs, Out, R, Policy>;
   using Lay = layout<R, L>;
 
   index_t leaf_strides[Lay::leaves][Lay::max_rank] = {};

@@ -1,0 +1,86 @@
+// Benchmark plumbing: CUDA-event timing with medians, the device-to-device copy ceiling measured
+// once per run, and the counters every case reports (GBps, vs_copy, vs_cub, ...).
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+#include <xfuse/xfuse.hpp>
+
+namespace xf_bench {
+
+inline void check(cudaError_t e, const char* what) {
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+    std::abort();
+  }
+}
+
+// Median of `reps` timings (ms) of `launch`, each bracketed by events on the current stream,
+// after `warmup` untimed runs.
+template <class F>
+double median_ms(F&& launch, int reps = 15, int warmup = 3) {
+  const cudaStream_t s = xf::current_stream().handle();
+  cudaEvent_t a, b;
+  check(cudaEventCreate(&a), "event");
+  check(cudaEventCreate(&b), "event");
+  for (int i = 0; i < warmup; ++i) launch();
+  check(cudaStreamSynchronize(s), "sync");
+  std::vector<float> t(static_cast<std::size_t>(reps));
+  for (int i = 0; i < reps; ++i) {
+    check(cudaEventRecord(a, s), "record");
+    launch();
+    check(cudaEventRecord(b, s), "record");
+    check(cudaEventSynchronize(b), "sync");
+    check(cudaEventElapsedTime(&t[static_cast<std::size_t>(i)], a, b), "elapsed");
+  }
+  check(cudaEventDestroy(a), "event");
+  check(cudaEventDestroy(b), "event");
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// GB/s of a large device-to-device copy (bytes read plus bytes written), measured once.
+inline double copy_gbps() {
+  static const double g = [] {
+    const std::size_t bytes = std::size_t{1} << 30;
+    void *src, *dst;
+    check(cudaMalloc(&src, bytes), "malloc");
+    check(cudaMalloc(&dst, bytes), "malloc");
+    check(cudaMemset(src, 1, bytes), "memset");
+    const cudaStream_t s = xf::current_stream().handle();
+    const double ms = median_ms([&] { check(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, s), "copy"); }, 21);
+    check(cudaFree(src), "free");
+    check(cudaFree(dst), "free");
+    return 2.0 * static_cast<double>(bytes) / (ms * 1e6);
+  }();
+  return g;
+}
+
+// Reports a timing: manual time for Google Benchmark, and GBps / vs_copy from the bytes moved.
+inline void report(benchmark::State& state, double ms, double bytes) {
+  for (auto _ : state) state.SetIterationTime(ms / 1e3);
+  const double gbps = bytes / (ms * 1e6);
+  state.counters["ms"] = ms;
+  state.counters["GBps"] = gbps;
+  state.counters["vs_copy"] = gbps / copy_gbps();
+  state.counters["copy_GBps"] = copy_gbps();
+}
+
+template <class T>
+xf::array<T, 1> random_array(xf::index_t n, double lo = -1, double hi = 1) {
+  // Fresh values every run, generated on the device (not zeros: some paths run faster on zeros).
+  static std::mt19937_64 g(std::random_device{}());
+  const double a = std::uniform_real_distribution<double>(0.5, 1.5)(g);
+  const double b = std::uniform_real_distribution<double>(0, 1000)(g);
+  // A cheap pseudo-random pattern: frac(sin(i * a + b) * 43758.5453) scaled into [lo, hi].
+  xf::array<double, 1> u = xf::sin(xf::arange<double>(n) * a + b) * 43758.5453;
+  return ((u - xf::floor(u)) * (hi - lo) + lo).template astype<T>();
+}
+
+}  // namespace xf_bench

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Builds for sm_90 and runs the GPU suite (tests, optionally compute-sanitizer and benchmarks).
+#
+#   scripts/gpu_suite.sh build               # here (no GPU needed): configure and build build-gpu/
+#   scripts/gpu_suite.sh run [options]       # on the GPU machine, over the carried build-gpu/
+#       --sanitize     also run the GPU tests under compute-sanitizer memcheck and racecheck
+#       --bench        also run the benchmarks (and CuPy's version of them when CuPy is there)
+#       --out DIR      where logs and JSON go (default: $OUT, else ./out)
+#
+# With the lent GPU (see CONTRIBUTING.md): build here, then call the device tool with
+# carry=["build-gpu/stage"] and command "scripts/gpu_suite.sh run --sanitize --bench".
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+build="$here/build-gpu"
+stage="$build/stage"
+mode="${1:-}"; shift || true
+
+if [[ "$mode" == build ]]; then
+  cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+        -DXFUSE_BUILD_BENCHMARKS=ON -DXFUSE_BUILD_TESTS=ON -DXFUSE_BUILD_EXAMPLES=ON
+  cmake --build "$build" -j "$(nproc)" --target xfuse_gpu_tests xfuse_multigpu_tests xfuse_host_tests \
+        xfuse_bench_elementwise xfuse_demo
+  # Stage what the GPU machine needs (binaries, and the benchmark library, a shared object here):
+  # carry build-gpu/stage, well under the 64 MiB the device tool moves.
+  rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/lib"
+  cp "$build"/tests/xfuse_{gpu,multigpu,host}_tests "$build/bench/xfuse_bench_elementwise" "$build/examples/xfuse_demo" "$stage/bin/"
+  lib=$(ldd "$build/bench/xfuse_bench_elementwise" | awk '/libbenchmark/ {print $3}')
+  [[ -n "$lib" ]] && cp -L "$lib" "$stage/lib/"
+  du -sh "$stage"
+  exit 0
+fi
+
+[[ "$mode" == run ]] || { sed -n '2,12p' "$0"; exit 2; }
+sanitize=0; bench=0; out="${OUT:-$here/out}"
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --sanitize) sanitize=1 ;;
+    --bench) bench=1 ;;
+    --out) out="$2"; shift ;;
+    *) echo "unknown option $1"; exit 2 ;;
+  esac
+  shift
+done
+mkdir -p "$out"
+export LD_LIBRARY_PATH="$stage/lib:${LD_LIBRARY_PATH:-}"
+bin="$stage/bin"
+commit=$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)
+status=0
+{
+  echo "commit: $commit$(git -C "$here" diff --quiet 2>/dev/null || echo ' (with local changes)')"
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+} | tee "$out/environment.txt"
+
+echo "== GPU tests"
+"$bin/xfuse_gpu_tests" -r compact 2>&1 | tail -n 60 | tee "$out/gpu_tests.txt" || status=1
+"$bin/xfuse_gpu_tests" -r junit -o "$out/gpu_tests.xml" >/dev/null 2>&1 || true
+echo "== multi-GPU tests"
+"$bin/xfuse_multigpu_tests" 2>&1 | tail -n 5 | tee "$out/multigpu_tests.txt" || true
+echo "== host tests"
+"$bin/xfuse_host_tests" 2>&1 | tail -n 3 | tee "$out/host_tests.txt" || status=1
+
+if [[ $sanitize == 1 ]]; then
+  echo "== compute-sanitizer memcheck (all GPU tests but the 2^31-element one)"
+  compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "~[large]" 2>&1 \
+    | tail -n 8 | tee "$out/memcheck.txt" || status=1
+  echo "== compute-sanitizer racecheck (views, fusion, streams)"
+  compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "[views],[fusion],[stream]" 2>&1 \
+    | tail -n 8 | tee "$out/racecheck.txt" || status=1
+fi
+
+if [[ $bench == 1 ]]; then
+  echo "== benchmarks"
+  "$bin/xfuse_bench_elementwise" --benchmark_out="$out/bench_elementwise.json" --benchmark_out_format=json \
+    --benchmark_counters_tabular=true 2>&1 | tee "$out/bench_elementwise.txt" | grep -v "^\*\*\*" || status=1
+  if python3 -c "import cupy" 2>/dev/null; then
+    echo "== CuPy, same cases"
+    python3 "$here/bench/cupy_elementwise.py" "$out/cupy_elementwise.json" 2>&1 | tee "$out/cupy_elementwise.txt" || true
+  fi
+fi
+echo "== demo"
+"$bin/xfuse_demo" 2>&1 | tee "$out/demo.txt" || status=1
+exit $status
