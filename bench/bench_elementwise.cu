@@ -179,42 +179,115 @@ void small_host_cost(benchmark::State& state) {
   state.counters["gpu_us_per_eval"] = gpu_ms * 1e3;
 }
 
+// ---------------------------------------------------------------- write ceiling
+void memset_ceiling(benchmark::State& state) {
+  xf::array<float, 1> out({big});
+  const cudaStream_t s = xf::current_stream().handle();
+  const double ms = median_ms([&] { check(cudaMemsetAsync(out.data(), 0, out.nbytes(), s), "memset"); });
+  report(state, ms, 1.0 * big * 4);
+  const double fill = median_ms([&] { out.assign(1.5f); });
+  state.counters["xfuse_fill_ms"] = fill;
+  state.counters["fill_vs_memset"] = ms / fill;
+}
+
+// ---------------------------------------------------------------- host overhead, piece by piece
+__global__ void empty_kernel() {}
+
+template <class F>
+double host_us(F&& f, int calls = 20000) {
+  for (int i = 0; i < 1000; ++i) f();
+  xf::synchronize();
+  std::vector<double> v;
+  for (int rep = 0; rep < 5; ++rep) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < calls; ++i) f();
+    const auto t1 = std::chrono::steady_clock::now();
+    xf::synchronize();
+    v.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
+  }
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+void overhead_parts(benchmark::State& state) {
+  const cudaStream_t s = xf::current_stream().handle();
+  const auto x = random_array<float>(1000), y = random_array<float>(1000);
+  xf::array<float, 1> z({1000});
+  cudaMemPool_t pool = xf::get_default_memory_pool().handle();
+  state.counters["cudaGetDevice_us"] = host_us([] { int d; cudaGetDevice(&d); });
+  state.counters["alloc_free_4KB_us"] = host_us([&] {
+    void* p;
+    check(cudaMallocFromPoolAsync(&p, 4096, pool, s), "alloc");
+    check(cudaFreeAsync(p, s), "free");
+  });
+  state.counters["empty_launch_us"] = host_us([&] { empty_kernel<<<1, 32, 0, s>>>(); });
+  state.counters["assign_prealloc_us"] = host_us([&] { z.assign((x - y) * (x - y)); });
+  state.counters["eval_with_alloc_us"] = host_us([&] {
+    xf::array<float, 1> w = (x - y) * (x - y);
+    benchmark::DoNotOptimize(w.data());
+  });
+  for (auto _ : state) state.SetIterationTime(1e-6);
+}
+
 // ---------------------------------------------------------------- tuning sweep
-template <int BytesInFlight>
+template <int BytesInFlight, bool Bulk = true>
 struct sweep_policy : xf::detail::elementwise_policy {
   static constexpr int bytes_in_flight = BytesInFlight;
+  static constexpr bool bulk_copy = Bulk;
 };
 
-template <int B>
+template <int B, bool Bulk = true>
+void sweep_sin_cos_sqrt(benchmark::State& state) {
+  const xf::index_t n = big;
+  const auto x = random_array<float>(n), y = random_array<float>(n), z = random_array<float>(n, 0.5, 2);
+  xf::array<float, 1> out({n});
+  const double ms = median_ms([&] {
+    xf::detail::run_expression<xf::device, sweep_policy<B, Bulk>>(out.data(), out.device_id(), out.shape(), out.strides(),
+                                                                   xf::sin(x) + xf::cos(y) / xf::sqrt(z), "sweep");
+  });
+  report(state, ms, 4.0 * n * 4);
+}
+template <int B, bool Bulk = true>
+void sweep_squared_diff_half(benchmark::State& state) {
+  const xf::index_t n = big;
+  const auto x = random_array<xf::half>(n), y = random_array<xf::half>(n);
+  xf::array<xf::half, 1> out({n});
+  const double ms = median_ms([&] {
+    xf::detail::run_expression<xf::device, sweep_policy<B, Bulk>>(out.data(), out.device_id(), out.shape(), out.strides(),
+                                                                   (x - y) * (x - y), "sweep");
+  });
+  report(state, ms, 3.0 * n * 2);
+}
+template <int B, bool Bulk = true>
 void sweep_squared_diff(benchmark::State& state) {
   const xf::index_t n = big;
   const auto x = random_array<float>(n), y = random_array<float>(n);
   xf::array<float, 1> out({n});
   const double ms = median_ms([&] {
-    xf::detail::run_expression<xf::device, sweep_policy<B>>(out.data(), out.device_id(), out.shape(), out.strides(),
-                                                             (x - y) * (x - y), "sweep");
+    xf::detail::run_expression<xf::device, sweep_policy<B, Bulk>>(out.data(), out.device_id(), out.shape(), out.strides(),
+                                                                   (x - y) * (x - y), "sweep");
   });
   report(state, ms, 3.0 * n * 4);
 }
-template <int B>
+template <int B, bool Bulk = true>
 void sweep_sin(benchmark::State& state) {
   const xf::index_t n = big;
   const auto x = random_array<float>(n);
   xf::array<float, 1> out({n});
   const double ms = median_ms([&] {
-    xf::detail::run_expression<xf::device, sweep_policy<B>>(out.data(), out.device_id(), out.shape(), out.strides(),
-                                                             xf::sin(x) * 2, "sweep");
+    xf::detail::run_expression<xf::device, sweep_policy<B, Bulk>>(out.data(), out.device_id(), out.shape(), out.strides(),
+                                                                   xf::sin(x) * 2, "sweep");
   });
   report(state, ms, 2.0 * n * 4);
 }
-template <int B>
+template <int B, bool Bulk = true>
 void sweep_softplus(benchmark::State& state) {
   const xf::index_t n = big / 4;
   const auto x = random_array<double>(n, -20, 20);
   xf::array<double, 1> out({n});
   const double ms = median_ms([&] {
-    xf::detail::run_expression<xf::device, sweep_policy<B>>(out.data(), out.device_id(), out.shape(), out.strides(),
-                                                             xf::maximum(0, x) + xf::log1p(xf::exp(-xf::abs(x))), "sweep");
+    xf::detail::run_expression<xf::device, sweep_policy<B, Bulk>>(out.data(), out.device_id(), out.shape(), out.strides(),
+                                                                   xf::maximum(0, x) + xf::log1p(xf::exp(-xf::abs(x))), "sweep");
   });
   report(state, ms, 2.0 * n * 8);
 }
@@ -231,15 +304,30 @@ BENCHMARK(transpose_add)->Name("strided/A.T()+C/f32/8192^2")->UseManualTime()->I
 BENCHMARK(outer_broadcast)->Name("broadcast/(8192,1)+(1,8192)/f32")->UseManualTime()->Iterations(1);
 BENCHMARK(reversed_add)->Name("strided/x[::-1]+y/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK(small_host_cost)->Name("small/squared_diff/f32")->Arg(1000)->Arg(10000)->UseManualTime()->Iterations(1);
-BENCHMARK(sweep_squared_diff<16>)->Name("sweep/squared_diff/bytes_in_flight=16")->UseManualTime()->Iterations(1);
-BENCHMARK(sweep_squared_diff<32>)->Name("sweep/squared_diff/bytes_in_flight=32")->UseManualTime()->Iterations(1);
-BENCHMARK(sweep_squared_diff<64>)->Name("sweep/squared_diff/bytes_in_flight=64")->UseManualTime()->Iterations(1);
-BENCHMARK(sweep_squared_diff<128>)->Name("sweep/squared_diff/bytes_in_flight=128")->UseManualTime()->Iterations(1);
-BENCHMARK(sweep_sin<16>)->Name("sweep/sin*2/bytes_in_flight=16")->UseManualTime()->Iterations(1);
-BENCHMARK(sweep_sin<32>)->Name("sweep/sin*2/bytes_in_flight=32")->UseManualTime()->Iterations(1);
-BENCHMARK(sweep_sin<64>)->Name("sweep/sin*2/bytes_in_flight=64")->UseManualTime()->Iterations(1);
-BENCHMARK(sweep_softplus<16>)->Name("sweep/softplus_f64/bytes_in_flight=16")->UseManualTime()->Iterations(1);
-BENCHMARK(sweep_softplus<32>)->Name("sweep/softplus_f64/bytes_in_flight=32")->UseManualTime()->Iterations(1);
-BENCHMARK(sweep_softplus<64>)->Name("sweep/softplus_f64/bytes_in_flight=64")->UseManualTime()->Iterations(1);
+BENCHMARK(memset_ceiling)->Name("ceiling/memset_vs_fill/f32/2^28")->UseManualTime()->Iterations(1);
+BENCHMARK(overhead_parts)->Name("small/overhead_parts")->UseManualTime()->Iterations(1);
+#define SWEEP(FN, NAME, B, BULK) \
+  BENCHMARK(FN<B, BULK>)->Name("sweep/" NAME "/bytes_in_flight=" #B "/bulk=" #BULK)->UseManualTime()->Iterations(1);
+SWEEP(sweep_squared_diff, "squared_diff_f32", 16, true)
+SWEEP(sweep_squared_diff, "squared_diff_f32", 32, true)
+SWEEP(sweep_squared_diff, "squared_diff_f32", 64, true)
+SWEEP(sweep_squared_diff, "squared_diff_f32", 128, true)
+SWEEP(sweep_squared_diff, "squared_diff_f32", 64, false)
+SWEEP(sweep_squared_diff_half, "squared_diff_f16", 32, true)
+SWEEP(sweep_squared_diff_half, "squared_diff_f16", 64, true)
+SWEEP(sweep_squared_diff_half, "squared_diff_f16", 128, true)
+SWEEP(sweep_squared_diff_half, "squared_diff_f16", 64, false)
+SWEEP(sweep_sin, "sin*2_f32", 16, true)
+SWEEP(sweep_sin, "sin*2_f32", 32, true)
+SWEEP(sweep_sin, "sin*2_f32", 64, true)
+SWEEP(sweep_sin, "sin*2_f32", 64, false)
+SWEEP(sweep_sin_cos_sqrt, "sin_cos_sqrt_f32", 48, true)
+SWEEP(sweep_sin_cos_sqrt, "sin_cos_sqrt_f32", 96, true)
+SWEEP(sweep_sin_cos_sqrt, "sin_cos_sqrt_f32", 192, true)
+SWEEP(sweep_sin_cos_sqrt, "sin_cos_sqrt_f32", 96, false)
+SWEEP(sweep_softplus, "softplus_f64", 16, true)
+SWEEP(sweep_softplus, "softplus_f64", 32, true)
+SWEEP(sweep_softplus, "softplus_f64", 64, true)
+SWEEP(sweep_softplus, "softplus_f64", 16, false)
 
 BENCHMARK_MAIN();

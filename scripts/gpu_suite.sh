@@ -26,6 +26,8 @@ if [[ "$mode" == build ]]; then
   cp "$build"/tests/xfuse_{gpu,multigpu,host}_tests "$build/bench/xfuse_bench_elementwise" "$build/examples/xfuse_demo" "$stage/bin/"
   lib=$(ldd "$build/bench/xfuse_bench_elementwise" | awk '/libbenchmark/ {print $3}')
   [[ -n "$lib" ]] && cp -L "$lib" "$stage/lib/"
+  git -C "$here" rev-parse --short HEAD > "$stage/COMMIT"
+  git -C "$here" diff --quiet HEAD || echo "(with uncommitted changes)" >> "$stage/COMMIT"
   du -sh "$stage"
   exit 0
 fi
@@ -44,10 +46,10 @@ done
 mkdir -p "$out"
 export LD_LIBRARY_PATH="$stage/lib:${LD_LIBRARY_PATH:-}"
 bin="$stage/bin"
-commit=$(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo unknown)
+commit=$(tr '\n' ' ' < "$stage/COMMIT" 2>/dev/null || echo unknown)
 status=0
 {
-  echo "commit: $commit$(git -C "$here" diff --quiet 2>/dev/null || echo ' (with local changes)')"
+  echo "commit: $commit"
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 } | tee "$out/environment.txt"

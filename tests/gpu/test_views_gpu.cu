@@ -30,7 +30,7 @@ TEST_CASE("strided, reversed and transposed views evaluate like the host", "[gpu
   same_on_both<float>("x[::-1, ::-3] * 2", rev, 0, a);
   auto step = [](const auto& x) { return xf::sin(x(xf::slice(1, xf::_, 2), xf::slice(3, 40))); };
   same_on_both<float>("sin(x[1::2, 3:40])", step, 1e-6, a);
-  auto diag = [](const auto& x) { return x.diagonal(2) + x(xf::slice(0, 35), 0); };
+  auto diag = [](const auto& x) { return x.diagonal(2) + x(xf::slice(0, 37), 0); };
   same_on_both<float>("diagonal + column", diag, 0, a);
   const auto c = both(uniform<double>(4 * 5 * 6 * 7, -1, 1), xf::dims<4>{4, 5, 6, 7});
   auto perm = [](const auto& x) { return x.transpose({3, 1, 0, 2}) - x.transpose({3, 1, 0, 2}).flip(2); };

@@ -197,10 +197,8 @@ inline std::shared_ptr<void> allocate_host(std::size_t bytes) {
 
 // Makes memory of device `owner` usable from the current device, or throws device_error naming
 // both devices. Peer access is checked and enabled once per pair.
-inline void require_access(int owner, const char* op) {
-  if (owner < 0) return;  // host memory
-  const int cur = device::current_id();
-  if (owner == cur) return;
+inline void require_access(int owner, int cur, const char* op) {
+  if (owner < 0 || owner == cur) return;  // host memory, or the current device
   static std::atomic<signed char> state[max_devices][max_devices];  // 0 unknown, 1 yes, -1 no
   auto& s = state[cur][owner];
   signed char v = s.load(std::memory_order_acquire);
@@ -223,6 +221,10 @@ inline void require_access(int owner, const char* op) {
                        " but the current device is " + std::to_string(cur) +
                        ", which has no peer access to it; copy it with .to(xf::device(" +
                        std::to_string(cur) + ")) first");
+}
+
+inline void require_access(int owner, const char* op) {
+  if (owner >= 0) require_access(owner, device::current_id(), op);
 }
 
 }  // namespace detail

@@ -41,15 +41,88 @@ signed char find_alias(const Plan& p) {
 
 // Device-side facts about leaf K: its device is reachable, vector loads, aliasing.
 template <int K, class Plan, class Records, class Aligned>
-void setup_leaf(Plan& p, const Records& records, const Aligned& aligned, const char* op) {
+void setup_leaf(Plan& p, const Records& records, const Aligned& aligned, int cur, const char* op) {
   using D = tuple_element_t<K, typename Plan::leaves_type>;
   p.alias[K] = static_cast<signed char>(K);
   p.vec[K] = false;
+  p.staged[K] = false;
+  p.smem_offset[K] = 0;
   if constexpr (D::in_memory) {
-    require_access(get<K>(records).device, op);
+    require_access(get<K>(records).device, cur, op);
     p.vec[K] = aligned(get<K>(p.leaves).ptr, p.lay.base[K], sizeof(typename D::value_type), p.lay.stride[K]);
     p.alias[K] = find_alias<K>(p);
   }
+}
+
+inline constexpr std::size_t max_static_smem = 48 * 1024;  // more would need a per-kernel opt-in
+
+// Chooses how the kernel walks the elements and which leaves go through shared memory; returns
+// the dynamic shared memory the launch needs.
+template <class Plan>
+std::size_t choose_walk(Plan& p, int cur) {
+  using Leaves = typename Plan::leaves_type;
+  const auto& lay = p.lay;
+  auto for_each_memory_leaf = [&](auto&& f) {
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      (
+          [&] {
+            if constexpr (tuple_element_t<K, Leaves>::in_memory)
+              f(K, sizeof(typename tuple_element_t<K, Leaves>::value_type));
+          }(),
+          ...);
+    }(std::make_integer_sequence<int, Plan::L>{});
+  };
+  // Stage the leaves `wanted` accepts, each alias sharing its source's region.
+  auto stage = [&](auto wanted, std::size_t bytes_per_element, std::size_t align) {
+    std::size_t bytes = 0;
+    bool any = false;
+    for_each_memory_leaf([&](int k, std::size_t size) {
+      if (p.alias[k] != k) {
+        p.staged[k] = p.staged[p.alias[k]];
+        p.smem_offset[k] = p.smem_offset[p.alias[k]];
+        return;
+      }
+      p.staged[k] = wanted(k);
+      if (!p.staged[k]) return;
+      any = true;
+      p.smem_offset[k] = static_cast<int>(bytes);
+      bytes += (size * bytes_per_element + align - 1) / align * align;
+    });
+    return any ? bytes : std::size_t{0};
+  };
+  auto unstage = [&] { for_each_memory_leaf([&](int k, std::size_t) { p.staged[k] = false; }); };
+
+  p.mode = walk::rows;
+  if (lay.rank >= 2 && lay.out_stride[0] == 1 && lay.extent[0] >= 8 && lay.extent[1] >= 8) {
+    const std::size_t bytes = stage(
+        [&](int k) {
+          const index_t s0 = lay.stride[k][0], s1 = lay.stride[k][1];
+          return s0 != 0 && s0 != 1 && s0 != -1 && (s1 == 1 || s1 == -1);
+        },
+        tile_side_host * (tile_side_host + 1), 16);
+    if (bytes > 0 && bytes <= max_static_smem) {
+      p.mode = walk::tiled;
+      return bytes;
+    }
+    unstage();
+    return 0;
+  }
+  if (Plan::policy::bulk_copy && lay.rank == 1 && lay.out_stride[0] == 1 && p.out_vec && lay.size >= Plan::tile &&
+      device(cur).properties().major >= 9) {
+    bool contiguous = true;
+    for_each_memory_leaf([&](int k, std::size_t) {
+      contiguous = contiguous && (lay.stride[k][0] == 0 || (lay.stride[k][0] == 1 && p.vec[k]));
+    });
+    if (contiguous) {
+      const std::size_t bytes = stage([&](int k) { return lay.stride[k][0] == 1; }, static_cast<std::size_t>(Plan::tile), 128);
+      if (bytes > 0 && bytes <= max_static_smem) {
+        p.mode = walk::bulk;
+        return bytes;
+      }
+      unstage();
+    }
+  }
+  return 0;
 }
 
 // Runs expression `e` into the strided output `out` (shape `shape`, strides `strides`).
@@ -67,7 +140,7 @@ void run_expression(Out* out, int out_device, const std::array<index_t, N>& shap
 
   index_t leaf_strides[Lay::leaves][Lay::max_rank] = {};
   index_t leaf_base[Lay::leaves] = {};
-  Plan p{e.template evaluator<0>(), {}, out, {}, {}, {}, false, false};
+  Plan p{e.template evaluator<0>(), {}, out, {}, {}, {}, false, false, walk::rows, {}, {}};
   [&]<int... K>(std::integer_sequence<int, K...>) {
     ((get<K>(p.leaves) = get<K>(records).desc,
       broadcast_strides<R>(get<K>(records).shape, get<K>(records).strides, shape, leaf_strides[K]),
@@ -83,7 +156,8 @@ void run_expression(Out* out, int out_device, const std::array<index_t, N>& shap
     static_assert(cuda_tu || always_false<E>,
                   "xfuse: evaluating an expression on device arrays launches a CUDA kernel; compile this "
                   "file with nvcc (a .cu file, or LANGUAGE CUDA in CMake)");
-    require_access(out_device, op);
+    const int cur = device::current_id();
+    require_access(out_device, cur, op);
     const auto aligned = [&](const void* ptr, index_t base, std::size_t itemsize, const index_t* s) {
       const std::size_t width = Plan::E * itemsize < 16 ? Plan::E * itemsize : 16;
       if (s[0] != 1) return false;
@@ -95,10 +169,13 @@ void run_expression(Out* out, int out_device, const std::array<index_t, N>& shap
     p.row_chunks = p.lay.rank == 1 || p.lay.extent[0] % Plan::E == 0;
     p.out_vec = aligned(p.out, 0, sizeof(Out), p.lay.out_stride);
     [&]<int... K>(std::integer_sequence<int, K...>) {
-      (setup_leaf<K>(p, records, aligned, op), ...);
+      (setup_leaf<K>(p, records, aligned, cur, op), ...);
     }(std::make_integer_sequence<int, L>{});
+    const std::size_t smem = choose_walk(p, cur);
 #if XF_CUDA_TU
-    launch_fused(p, current_slot().handle);
+    launch_fused(p, smem, current_slot(cur).handle);
+#else
+    (void)smem;
 #endif
   } else {
     run_host(p);

@@ -172,15 +172,202 @@ __device__ XF_FORCEINLINE void element_path(const Plan& p, index_t q0) {
     if (q0 + e < p.lay.size) p.out[out_pos[e]] = compute(p, vals, e, leaf_seq);
 }
 
+// ---------------------------------------------------------------- bulk path (sm_90+)
+// A block's tile of every contiguous input arrives in shared memory by one bulk copy each (the
+// TMA engine: no registers or instructions per byte), completing on an mbarrier. Then each thread
+// reads its chunks from shared memory, computes and stores 16 bytes at a time.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+__device__ XF_FORCEINLINE unsigned smem_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+template <class Plan>
+__device__ void bulk_path(const Plan& p, unsigned char* smem) {
+  constexpr int E = Plan::E, U = Plan::U, B = Plan::block_threads, L = Plan::L;
+  constexpr auto leaf_seq = std::make_integer_sequence<int, L>{};
+  __shared__ alignas(8) unsigned long long barrier;
+  const index_t start = static_cast<index_t>(blockIdx.x) * Plan::tile;
+  const unsigned bar = smem_address(&barrier);
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory");
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    unsigned bytes = 0;
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      (
+          [&] {
+            using Leaf = tuple_element_t<K, typename Plan::leaves_type>;
+            if constexpr (Leaf::in_memory) {
+              if (p.staged[K] && p.alias[K] == K) {
+                constexpr unsigned size = static_cast<unsigned>(Plan::tile * sizeof(typename Leaf::value_type));
+                const auto* src = get<K>(p.leaves).ptr + p.lay.base[K] + start;
+                asm volatile(
+                    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                        smem_address(smem + p.smem_offset[K])),
+                    "l"(__cvta_generic_to_global(src)), "r"(size), "r"(bar)
+                    : "memory");
+                bytes += size;
+              }
+            }
+          }(),
+          ...);
+    }(leaf_seq);
+    asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+  }
+  __syncthreads();
+  unsigned done = 0;
+  do {
+    asm volatile(
+        "{ .reg .pred ready; mbarrier.try_wait.parity.shared::cta.b64 ready, [%1], 0; selp.b32 %0, 1, 0, ready; }"
+        : "=r"(done)
+        : "r"(bar)
+        : "memory");
+  } while (!done);
+
+  using Out = typename Plan::out_type;
+#pragma unroll 1
+  for (int u = 0; u < U; ++u) {
+    const int c = u * B + static_cast<int>(threadIdx.x);
+    const index_t q0 = start + static_cast<index_t>(c) * E;
+    typename leaf_values<typename Plan::leaves_type, E>::type vals;
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      (
+          [&] {
+            using Leaf = tuple_element_t<K, typename Plan::leaves_type>;
+            using V = typename Leaf::value_type;
+            auto* dst = get<K>(vals).v;
+            if constexpr (Leaf::in_memory) {
+              if (p.staged[K]) {
+                load_vector<V, E>(reinterpret_cast<const V*>(smem + p.smem_offset[K]) + c * E, dst);
+                return;
+              }
+            }
+            const index_t pos = p.lay.base[K] + q0 * p.lay.stride[K][0];
+#pragma unroll
+            for (int e = 0; e < E; ++e) dst[e] = get<K>(p.leaves).at(pos + e * p.lay.stride[K][0]);
+          }(),
+          ...);
+    }(leaf_seq);
+    Out r[E];
+#pragma unroll
+    for (int e = 0; e < E; ++e) r[e] = compute(p, vals, e, leaf_seq);
+    store_vector<Out, E>(p.out + q0, r);
+  }
+}
+#endif
+
+// ---------------------------------------------------------------- tiled path
+// Dimension 0 is contiguous in the output; some leaves are contiguous along dimension 1 instead
+// (a transpose). A block takes a 32x32 tile: those leaves are read along dimension 1 (coalesced)
+// into shared memory, then every thread computes along dimension 0 (coalesced stores).
+inline constexpr int tile_side = tile_side_host;
+
+template <class Plan>
+__device__ void tiled_path(const Plan& p, unsigned char* smem) {
+  constexpr int B = Plan::block_threads, L = Plan::L, rows = B / tile_side, per = tile_side / rows;
+  constexpr int MR = layout<Plan::rank, Plan::L>::max_rank;
+  constexpr auto leaf_seq = std::make_integer_sequence<int, L>{};
+  const auto& lay = p.lay;
+  const index_t tiles0 = (lay.extent[0] + tile_side - 1) / tile_side;
+  const index_t tiles1 = (lay.extent[1] + tile_side - 1) / tile_side;
+  index_t b = blockIdx.x;
+  const index_t i0 = (b % tiles0) * tile_side;
+  b /= tiles0;
+  const index_t j0 = (b % tiles1) * tile_side;
+  index_t outer = b / tiles1;
+  // Positions of the tile's corner: the outer dimensions (2 and up), then (i0, j0).
+  index_t corner[L > 0 ? L : 1], out_corner = lay.out_base;
+#pragma unroll
+  for (int k = 0; k < L; ++k) corner[k] = lay.base[k] + i0 * lay.stride[k][0] + j0 * lay.stride[k][1];
+  out_corner += i0 * lay.out_stride[0] + j0 * lay.out_stride[1];
+#pragma unroll
+  for (int d = 2; d < MR; ++d) {
+    if (d < lay.rank) {
+      index_t r = outer;
+      if (d + 1 < lay.rank) {
+        const index_t q = lay.div[d].div(outer);
+        r = outer - q * lay.extent[d];
+        outer = q;
+      }
+#pragma unroll
+      for (int k = 0; k < L; ++k) corner[k] += r * lay.stride[k][d];
+      out_corner += r * lay.out_stride[d];
+    }
+  }
+  const int tx = static_cast<int>(threadIdx.x) % tile_side, ty = static_cast<int>(threadIdx.x) / tile_side;
+  const index_t n0 = lay.extent[0] - i0, n1 = lay.extent[1] - j0;
+
+  // Stage: row i, column j of the tile, read along j (the leaf's contiguous dimension).
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          using Leaf = tuple_element_t<K, typename Plan::leaves_type>;
+          if constexpr (Leaf::in_memory) {
+            if (p.staged[K] && p.alias[K] == K) {
+              using V = typename Leaf::value_type;
+              V* s = reinterpret_cast<V*>(smem + p.smem_offset[K]);
+#pragma unroll
+              for (int r = 0; r < per; ++r) {
+                const int i = ty + r * rows;
+                if (i < n0 && tx < n1)
+                  s[i * (tile_side + 1) + tx] = get<K>(p.leaves).at(corner[K] + i * lay.stride[K][0] + tx * lay.stride[K][1]);
+              }
+            }
+          }
+        }(),
+        ...);
+  }(leaf_seq);
+  __syncthreads();
+
+  // Compute: element (i = tx, j = ty + r * rows), stored along i.
+  typename leaf_values<typename Plan::leaves_type, per>::type vals;
+#pragma unroll
+  for (int r = 0; r < per; ++r) {
+    const int j = ty + r * rows;
+    if (tx >= n0 || j >= n1) continue;
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      (
+          [&] {
+            using Leaf = tuple_element_t<K, typename Plan::leaves_type>;
+            if constexpr (Leaf::in_memory) {
+              if (p.staged[K]) {
+                const auto* s = reinterpret_cast<const typename Leaf::value_type*>(smem + p.smem_offset[K]);
+                get<K>(vals).v[r] = s[tx * (tile_side + 1) + j];
+                return;
+              }
+            }
+            get<K>(vals).v[r] = get<K>(p.leaves).at(corner[K] + tx * lay.stride[K][0] + j * lay.stride[K][1]);
+          }(),
+          ...);
+    }(leaf_seq);
+  }
+#pragma unroll
+  for (int r = 0; r < per; ++r) {
+    const int j = ty + r * rows;
+    if (tx < n0 && j < n1) p.out[out_corner + tx * lay.out_stride[0] + j * lay.out_stride[1]] = compute(p, vals, r, leaf_seq);
+  }
+}
+
 template <class Plan>
 __global__ void __launch_bounds__(Plan::block_threads) fused_kernel(const __grid_constant__ Plan p) {
   constexpr int E = Plan::E, U = Plan::U, B = Plan::block_threads, L = Plan::L;
   constexpr auto leaf_seq = std::make_integer_sequence<int, L>{};
+  extern __shared__ __align__(128) unsigned char smem[];
   using Out = typename Plan::out_type;
   const index_t size = p.lay.size;
+
+  if (p.mode == walk::tiled) {
+    tiled_path(p, smem);
+    return;
+  }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if (p.mode == walk::bulk && (static_cast<index_t>(blockIdx.x) + 1) * Plan::tile <= size) {
+    bulk_path(p, smem);
+    return;
+  }
+#endif
+
   const index_t first_chunk = static_cast<index_t>(blockIdx.x) * (B * U) + threadIdx.x;
   const index_t last_q0 = (first_chunk + (U - 1) * B) * E;
-
   if (!p.row_chunks || last_q0 + E > size) {
 #pragma unroll 1
     for (int u = 0; u < U; ++u) {
@@ -215,10 +402,16 @@ __global__ void __launch_bounds__(Plan::block_threads) fused_kernel(const __grid
 }
 
 template <class Plan>
-void launch_fused(const Plan& p, cudaStream_t stream) {
-  const index_t blocks = (p.lay.size + Plan::tile - 1) / Plan::tile;
+void launch_fused(const Plan& p, std::size_t smem_bytes, cudaStream_t stream) {
+  index_t blocks;
+  if (p.mode == walk::tiled) {
+    blocks = ((p.lay.extent[0] + tile_side - 1) / tile_side) * ((p.lay.extent[1] + tile_side - 1) / tile_side) *
+             (p.lay.size / (p.lay.extent[0] * p.lay.extent[1]));
+  } else {
+    blocks = (p.lay.size + Plan::tile - 1) / Plan::tile;
+  }
   if (blocks > INT_MAX) throw error("xf: expression too large for one launch (" + std::to_string(p.lay.size) + " elements)");
-  fused_kernel<Plan><<<static_cast<unsigned>(blocks), Plan::block_threads, 0, stream>>>(p);
+  fused_kernel<Plan><<<static_cast<unsigned>(blocks), Plan::block_threads, smem_bytes, stream>>>(p);
   XF_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -28,6 +28,15 @@ constexpr leaf_sizes memory_leaf_sizes(std::integer_sequence<int, I...>, std::si
   return s;
 }
 
+// How the kernel walks the elements (chosen on the host, uniform across the launch).
+inline constexpr int tile_side_host = 32;  // the tiled walk's tile edge (kernel.cuh: tile_side)
+
+enum class walk : unsigned char {
+  rows,   // chunks of E elements along dimension 0, loaded into registers (any layout)
+  bulk,   // contiguous: each block's tile of every input arrives by one bulk copy (Hopper's TMA)
+  tiled,  // a leaf contiguous along dimension 1, not 0: 32x32 tiles transposed through shared memory
+};
+
 template <class Fn, class Leaves, class Out, int R, class Policy = elementwise_policy>
 struct fused_plan {
   using out_type = Out;
@@ -65,6 +74,9 @@ struct fused_plan {
   bool vec[L > 0 ? L : 1];           // leaf k can use aligned vector loads along dimension 0
   bool out_vec;                      // the output can use aligned vector stores
   bool row_chunks;                   // a chunk of E elements never crosses the innermost dimension
+  walk mode;
+  bool staged[L > 0 ? L : 1];        // bulk/tiled: leaf k goes through shared memory
+  int smem_offset[L > 0 ? L : 1];    // where leaf k's staged values start (an alias shares its source's)
 };
 
 }  // namespace xf::detail

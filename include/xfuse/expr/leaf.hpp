@@ -11,6 +11,16 @@
 
 namespace xf::detail {
 
+// start + p * step with two roundings, as NumPy computes it: the device must not contract this
+// into a fused multiply-add, or generated values would differ from the host's in the last bit.
+XF_HD XF_FORCEINLINE double affine(double start, double p, double step) {
+#if XF_DEVICE_PASS
+  return __dadd_rn(start, __dmul_rn(p, step));
+#else
+  return start + p * step;
+#endif
+}
+
 // Reads element p of an array (p counts elements from the array's first element).
 template <class T>
 struct memory_leaf {
@@ -31,7 +41,7 @@ struct arange_leaf {
     if constexpr (is_integer<T>) {
       return static_cast<T>(istart + p * istep);
     } else {
-      return convert<T>(start + static_cast<double>(p) * step);
+      return convert<T>(affine(start, static_cast<double>(p), step));
     }
   }
 };
@@ -45,7 +55,7 @@ struct linspace_leaf {
   double start, step, stop;
   index_t last;  // position that is exactly `stop`, or -1
   XF_HD XF_FORCEINLINE T at(index_t p) const {
-    const double v = p == last ? stop : start + static_cast<double>(p) * step;
+    const double v = p == last ? stop : affine(start, static_cast<double>(p), step);
     if constexpr (is_integer<T>) {
       return convert<T>(::floor(v));
     } else {
