@@ -4,6 +4,7 @@
 // must move / time), vs_copy (GBps over the copy's), vs_cub (cub time / xfuse time),
 // vs_unfused (unfused time / xfuse time), vs_hand (hand-written time / xfuse time).
 #include <cub/device/device_transform.cuh>
+#include <cudaTypedefs.h>
 
 #include "bench_util.cuh"
 
@@ -154,31 +155,6 @@ void reversed_add(benchmark::State& state) {
 }
 
 // ---------------------------------------------------------------- small arrays: host cost per call
-void small_host_cost(benchmark::State& state) {
-  const xf::index_t n = state.range(0);
-  const auto x = random_array<float>(n), y = random_array<float>(n);
-  const int calls = 20000;
-  for (int i = 0; i < 1000; ++i) xf::array<float, 1> z = (x - y) * (x - y);  // warm up
-  xf::synchronize();
-  std::vector<double> per_call;
-  for (int rep = 0; rep < 5; ++rep) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < calls; ++i) {
-      xf::array<float, 1> z = (x - y) * (x - y);  // allocate, plan, launch, free (stream-ordered)
-      benchmark::DoNotOptimize(z.data());
-    }
-    const auto t1 = std::chrono::steady_clock::now();
-    xf::synchronize();
-    per_call.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
-  }
-  std::sort(per_call.begin(), per_call.end());
-  const double host_us = per_call[per_call.size() / 2];
-  const double gpu_ms = median_ms([&] { xf::array<float, 1> z = (x - y) * (x - y); });
-  for (auto _ : state) state.SetIterationTime(gpu_ms / 1e3);
-  state.counters["host_us_per_eval"] = host_us;
-  state.counters["gpu_us_per_eval"] = gpu_ms * 1e3;
-}
-
 // ---------------------------------------------------------------- write ceiling
 void memset_ceiling(benchmark::State& state) {
   xf::array<float, 1> out({big});
@@ -193,12 +169,14 @@ void memset_ceiling(benchmark::State& state) {
 // ---------------------------------------------------------------- host overhead, piece by piece
 __global__ void empty_kernel() {}
 
+// Host time per call of f: short bursts (the launch queue never fills, so the host is not waiting
+// for the GPU), then a wait; the median burst.
 template <class F>
-double host_us(F&& f, int calls = 20000) {
+double host_us(F&& f, int calls = 200) {
   for (int i = 0; i < 1000; ++i) f();
   xf::synchronize();
   std::vector<double> v;
-  for (int rep = 0; rep < 5; ++rep) {
+  for (int rep = 0; rep < 41; ++rep) {
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < calls; ++i) f();
     const auto t1 = std::chrono::steady_clock::now();
@@ -229,67 +207,96 @@ void overhead_parts(benchmark::State& state) {
   for (auto _ : state) state.SetIterationTime(1e-6);
 }
 
+// Host time of one fused evaluation (allocate, plan, launch, free), and its GPU time.
+void small_host_cost(benchmark::State& state) {
+  const xf::index_t n = state.range(0);
+  const auto x = random_array<float>(n), y = random_array<float>(n);
+  auto eval = [&] {
+    xf::array<float, 1> z = (x - y) * (x - y);
+    benchmark::DoNotOptimize(z.data());
+  };
+  const double host = host_us(eval);
+  const double gpu_ms = median_ms(eval);
+  for (auto _ : state) state.SetIterationTime(gpu_ms / 1e3);
+  state.counters["host_us_per_eval"] = host;
+  state.counters["gpu_us_per_eval"] = gpu_ms * 1e3;
+}
+
 // ---------------------------------------------------------------- tuning sweep
-template <int BytesInFlight, bool Bulk = true>
+template <int BulkTileKiB, bool Bulk = true, int RowBytes = 64, int MaxChunks = 4>
 struct sweep_policy : xf::detail::elementwise_policy {
-  static constexpr int bytes_in_flight = BytesInFlight;
   static constexpr bool bulk_copy = Bulk;
+  static constexpr int bulk_tile_bytes = BulkTileKiB * 1024;
+  static constexpr int bytes_in_flight = RowBytes;
+  static constexpr int max_chunks = MaxChunks;
 };
 
-template <int B, bool Bulk = true>
-void sweep_sin_cos_sqrt(benchmark::State& state) {
-  const xf::index_t n = big;
-  const auto x = random_array<float>(n), y = random_array<float>(n), z = random_array<float>(n, 0.5, 2);
-  xf::array<float, 1> out({n});
-  const double ms = median_ms([&] {
-    xf::detail::run_expression<xf::device, sweep_policy<B, Bulk>>(out.data(), out.device_id(), out.shape(), out.strides(),
-                                                                   xf::sin(x) + xf::cos(y) / xf::sqrt(z), "sweep");
+template <class Policy, class T, int R, class E>
+double time_with(xf::array<T, R>& out, const E& e) {
+  return median_ms([&] {
+    xf::detail::run_expression<xf::device, Policy>(out.data(), out.device_id(), out.shape(), out.strides(), e, "sweep");
   });
-  report(state, ms, 4.0 * n * 4);
 }
-template <int B, bool Bulk = true>
-void sweep_squared_diff_half(benchmark::State& state) {
-  const xf::index_t n = big;
-  const auto x = random_array<xf::half>(n), y = random_array<xf::half>(n);
-  xf::array<xf::half, 1> out({n});
-  const double ms = median_ms([&] {
-    xf::detail::run_expression<xf::device, sweep_policy<B, Bulk>>(out.data(), out.device_id(), out.shape(), out.strides(),
-                                                                   (x - y) * (x - y), "sweep");
-  });
-  report(state, ms, 3.0 * n * 2);
-}
-template <int B, bool Bulk = true>
+
+template <class Policy>
 void sweep_squared_diff(benchmark::State& state) {
-  const xf::index_t n = big;
-  const auto x = random_array<float>(n), y = random_array<float>(n);
-  xf::array<float, 1> out({n});
-  const double ms = median_ms([&] {
-    xf::detail::run_expression<xf::device, sweep_policy<B, Bulk>>(out.data(), out.device_id(), out.shape(), out.strides(),
-                                                                   (x - y) * (x - y), "sweep");
-  });
-  report(state, ms, 3.0 * n * 4);
+  const auto x = random_array<float>(big), y = random_array<float>(big);
+  xf::array<float, 1> out({big});
+  report(state, time_with<Policy>(out, (x - y) * (x - y)), 3.0 * big * 4);
 }
-template <int B, bool Bulk = true>
+template <class Policy>
+void sweep_squared_diff_half(benchmark::State& state) {
+  const auto x = random_array<xf::half>(big), y = random_array<xf::half>(big);
+  xf::array<xf::half, 1> out({big});
+  report(state, time_with<Policy>(out, (x - y) * (x - y)), 3.0 * big * 2);
+}
+template <class Policy>
 void sweep_sin(benchmark::State& state) {
-  const xf::index_t n = big;
-  const auto x = random_array<float>(n);
-  xf::array<float, 1> out({n});
-  const double ms = median_ms([&] {
-    xf::detail::run_expression<xf::device, sweep_policy<B, Bulk>>(out.data(), out.device_id(), out.shape(), out.strides(),
-                                                                   xf::sin(x) * 2, "sweep");
-  });
-  report(state, ms, 2.0 * n * 4);
+  const auto x = random_array<float>(big);
+  xf::array<float, 1> out({big});
+  report(state, time_with<Policy>(out, xf::sin(x) * 2), 2.0 * big * 4);
 }
-template <int B, bool Bulk = true>
+template <class Policy>
+void sweep_sin_cos_sqrt(benchmark::State& state) {
+  const auto x = random_array<float>(big), y = random_array<float>(big), z = random_array<float>(big, 0.5, 2);
+  xf::array<float, 1> out({big});
+  report(state, time_with<Policy>(out, xf::sin(x) + xf::cos(y) / xf::sqrt(z)), 4.0 * big * 4);
+}
+template <class Policy>
 void sweep_softplus(benchmark::State& state) {
   const xf::index_t n = big / 4;
   const auto x = random_array<double>(n, -20, 20);
   xf::array<double, 1> out({n});
-  const double ms = median_ms([&] {
-    xf::detail::run_expression<xf::device, sweep_policy<B, Bulk>>(out.data(), out.device_id(), out.shape(), out.strides(),
-                                                                   xf::maximum(0, x) + xf::log1p(xf::exp(-xf::abs(x))), "sweep");
+  report(state, time_with<Policy>(out, xf::maximum(0, x) + xf::log1p(xf::exp(-xf::abs(x)))), 2.0 * n * 8);
+}
+template <class Policy>
+void sweep_broadcast(benchmark::State& state) {
+  const auto col = random_array<float>(side).reshape({side, 1});
+  const auto row = random_array<float>(side).reshape({1, side});
+  xf::array<float, 2> out({side, side});
+  report(state, time_with<Policy>(out, col + row), 1.0 * side * side * 4);
+}
+
+// ---------------------------------------------------------------- launch cost, by API
+void launch_apis(benchmark::State& state) {
+  xf::stream own(xf::stream::non_blocking);
+  const cudaStream_t per_thread = cudaStreamPerThread;
+  state.counters["chevron_per_thread_us"] = host_us([&] { empty_kernel<<<1, 32, 0, per_thread>>>(); });
+  state.counters["chevron_legacy_us"] = host_us([&] { empty_kernel<<<1, 32, 0, cudaStreamLegacy>>>(); });
+  state.counters["chevron_own_stream_us"] = host_us([&] { empty_kernel<<<1, 32, 0, own.handle()>>>(); });
+  void* no_args[] = {nullptr};
+  state.counters["cudaLaunchKernel_us"] = host_us([&] {
+    check(cudaLaunchKernel(reinterpret_cast<const void*>(empty_kernel), dim3(1), dim3(32), no_args, 0, own.handle()), "launch");
   });
-  report(state, ms, 2.0 * n * 8);
+  PFN_cuLaunchKernel_v4000 driver_launch = nullptr;
+  cudaDriverEntryPointQueryResult found;
+  check(cudaGetDriverEntryPointByVersion("cuLaunchKernel", reinterpret_cast<void**>(&driver_launch), 12000, cudaEnableDefault, &found), "entry point");
+  cudaFunction_t fn;
+  check(cudaGetFuncBySymbol(&fn, reinterpret_cast<const void*>(empty_kernel)), "function");
+  state.counters["cuLaunchKernel_us"] = host_us([&] {
+    driver_launch(reinterpret_cast<CUfunction>(fn), 1, 1, 1, 32, 1, 1, 0, reinterpret_cast<CUstream>(own.handle()), nullptr, nullptr);
+  });
+  for (auto _ : state) state.SetIterationTime(1e-6);
 }
 
 }  // namespace
@@ -306,28 +313,31 @@ BENCHMARK(reversed_add)->Name("strided/x[::-1]+y/f32/8192^2")->UseManualTime()->
 BENCHMARK(small_host_cost)->Name("small/squared_diff/f32")->Arg(1000)->Arg(10000)->UseManualTime()->Iterations(1);
 BENCHMARK(memset_ceiling)->Name("ceiling/memset_vs_fill/f32/2^28")->UseManualTime()->Iterations(1);
 BENCHMARK(overhead_parts)->Name("small/overhead_parts")->UseManualTime()->Iterations(1);
-#define SWEEP(FN, NAME, B, BULK) \
-  BENCHMARK(FN<B, BULK>)->Name("sweep/" NAME "/bytes_in_flight=" #B "/bulk=" #BULK)->UseManualTime()->Iterations(1);
+BENCHMARK(launch_apis)->Name("small/launch_apis")->UseManualTime()->Iterations(1);
+#define SWEEP(FN, NAME, ...)                                                                               \
+  BENCHMARK(FN<sweep_policy<__VA_ARGS__>>)->Name("sweep/" NAME "/" #__VA_ARGS__)->UseManualTime()->Iterations(1);
+// <bulk tile KiB, bulk on, rows bytes per thread, rows max chunks>
 SWEEP(sweep_squared_diff, "squared_diff_f32", 16, true)
 SWEEP(sweep_squared_diff, "squared_diff_f32", 32, true)
 SWEEP(sweep_squared_diff, "squared_diff_f32", 64, true)
-SWEEP(sweep_squared_diff, "squared_diff_f32", 128, true)
-SWEEP(sweep_squared_diff, "squared_diff_f32", 64, false)
+SWEEP(sweep_squared_diff, "squared_diff_f32", 32, false, 64)
+SWEEP(sweep_squared_diff, "squared_diff_f32", 32, false, 128)
+SWEEP(sweep_squared_diff_half, "squared_diff_f16", 16, true)
 SWEEP(sweep_squared_diff_half, "squared_diff_f16", 32, true)
 SWEEP(sweep_squared_diff_half, "squared_diff_f16", 64, true)
-SWEEP(sweep_squared_diff_half, "squared_diff_f16", 128, true)
-SWEEP(sweep_squared_diff_half, "squared_diff_f16", 64, false)
+SWEEP(sweep_squared_diff_half, "squared_diff_f16", 32, false, 128)
+SWEEP(sweep_sin, "sin*2_f32", 8, true)
 SWEEP(sweep_sin, "sin*2_f32", 16, true)
 SWEEP(sweep_sin, "sin*2_f32", 32, true)
-SWEEP(sweep_sin, "sin*2_f32", 64, true)
-SWEEP(sweep_sin, "sin*2_f32", 64, false)
-SWEEP(sweep_sin_cos_sqrt, "sin_cos_sqrt_f32", 48, true)
-SWEEP(sweep_sin_cos_sqrt, "sin_cos_sqrt_f32", 96, true)
-SWEEP(sweep_sin_cos_sqrt, "sin_cos_sqrt_f32", 192, true)
-SWEEP(sweep_sin_cos_sqrt, "sin_cos_sqrt_f32", 96, false)
+SWEEP(sweep_sin_cos_sqrt, "sin_cos_sqrt_f32", 16, true)
+SWEEP(sweep_sin_cos_sqrt, "sin_cos_sqrt_f32", 32, true)
+SWEEP(sweep_sin_cos_sqrt, "sin_cos_sqrt_f32", 64, true)
+SWEEP(sweep_softplus, "softplus_f64", 8, true)
 SWEEP(sweep_softplus, "softplus_f64", 16, true)
 SWEEP(sweep_softplus, "softplus_f64", 32, true)
-SWEEP(sweep_softplus, "softplus_f64", 64, true)
-SWEEP(sweep_softplus, "softplus_f64", 16, false)
+SWEEP(sweep_softplus, "softplus_f64", 32, false, 16)
+SWEEP(sweep_broadcast, "broadcast_f32", 32, true, 64, 4)
+SWEEP(sweep_broadcast, "broadcast_f32", 32, true, 128, 8)
+SWEEP(sweep_broadcast, "broadcast_f32", 32, true, 256, 16)
 
 BENCHMARK_MAIN();

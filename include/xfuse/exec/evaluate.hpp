@@ -54,7 +54,6 @@ void setup_leaf(Plan& p, const Records& records, const Aligned& aligned, int cur
   }
 }
 
-inline constexpr std::size_t max_static_smem = 48 * 1024;  // more would need a per-kernel opt-in
 
 // Chooses how the kernel walks the elements and which leaves go through shared memory; returns
 // the dynamic shared memory the launch needs.
@@ -100,22 +99,22 @@ std::size_t choose_walk(Plan& p, int cur) {
           return s0 != 0 && s0 != 1 && s0 != -1 && (s1 == 1 || s1 == -1);
         },
         tile_side_host * (tile_side_host + 1), 16);
-    if (bytes > 0 && bytes <= max_static_smem) {
+    if (bytes > 0 && bytes <= default_dynamic_smem) {
       p.mode = walk::tiled;
       return bytes;
     }
     unstage();
     return 0;
   }
-  if (Plan::policy::bulk_copy && lay.rank == 1 && lay.out_stride[0] == 1 && p.out_vec && lay.size >= Plan::tile &&
+  if (Plan::policy::bulk_copy && lay.rank == 1 && lay.out_stride[0] == 1 && p.out_vec && lay.size >= Plan::bulk_tile &&
       device(cur).properties().major >= 9) {
     bool contiguous = true;
     for_each_memory_leaf([&](int k, std::size_t) {
       contiguous = contiguous && (lay.stride[k][0] == 0 || (lay.stride[k][0] == 1 && p.vec[k]));
     });
     if (contiguous) {
-      const std::size_t bytes = stage([&](int k) { return lay.stride[k][0] == 1; }, static_cast<std::size_t>(Plan::tile), 128);
-      if (bytes > 0 && bytes <= max_static_smem) {
+      const std::size_t bytes = stage([&](int k) { return lay.stride[k][0] == 1; }, static_cast<std::size_t>(Plan::bulk_tile), 128);
+      if (bytes > 0 && bytes <= device(cur).properties().sharedMemPerBlockOptin - 1024) {
         p.mode = walk::bulk;
         return bytes;
       }
@@ -173,7 +172,7 @@ void run_expression(Out* out, int out_device, const std::array<index_t, N>& shap
     }(std::make_integer_sequence<int, L>{});
     const std::size_t smem = choose_walk(p, cur);
 #if XF_CUDA_TU
-    launch_fused(p, smem, current_slot(cur).handle);
+    launch_fused(p, smem, cur, current_slot(cur).handle);
 #else
     (void)smem;
 #endif

@@ -9,6 +9,7 @@
 #include "plan.hpp"
 
 #if XF_CUDA_TU
+#include <atomic>
 #include <climits>
 
 namespace xf::detail {
@@ -183,10 +184,10 @@ __device__ XF_FORCEINLINE unsigned smem_address(const void* p) {
 
 template <class Plan>
 __device__ void bulk_path(const Plan& p, unsigned char* smem) {
-  constexpr int E = Plan::E, U = Plan::U, B = Plan::block_threads, L = Plan::L;
+  constexpr int E = Plan::E, U = Plan::UB, B = Plan::block_threads, L = Plan::L;
   constexpr auto leaf_seq = std::make_integer_sequence<int, L>{};
   __shared__ alignas(8) unsigned long long barrier;
-  const index_t start = static_cast<index_t>(blockIdx.x) * Plan::tile;
+  const index_t start = static_cast<index_t>(blockIdx.x) * Plan::bulk_tile;
   const unsigned bar = smem_address(&barrier);
   if (threadIdx.x == 0) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory");
@@ -198,7 +199,7 @@ __device__ void bulk_path(const Plan& p, unsigned char* smem) {
             using Leaf = tuple_element_t<K, typename Plan::leaves_type>;
             if constexpr (Leaf::in_memory) {
               if (p.staged[K] && p.alias[K] == K) {
-                constexpr unsigned size = static_cast<unsigned>(Plan::tile * sizeof(typename Leaf::value_type));
+                constexpr unsigned size = static_cast<unsigned>(Plan::bulk_tile * sizeof(typename Leaf::value_type));
                 const auto* src = get<K>(p.leaves).ptr + p.lay.base[K] + start;
                 asm volatile(
                     "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
@@ -296,6 +297,25 @@ __device__ void tiled_path(const Plan& p, unsigned char* smem) {
   const int tx = static_cast<int>(threadIdx.x) % tile_side, ty = static_cast<int>(threadIdx.x) / tile_side;
   const index_t n0 = lay.extent[0] - i0, n1 = lay.extent[1] - j0;
 
+  // Leaves read in place go first, so their loads are in flight while the staged ones arrive.
+  typename leaf_values<typename Plan::leaves_type, per>::type vals;
+#pragma unroll
+  for (int r = 0; r < per; ++r) {
+    const int j = ty + r * rows;
+    if (tx >= n0 || j >= n1) continue;
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      (
+          [&] {
+            using Leaf = tuple_element_t<K, typename Plan::leaves_type>;
+            if constexpr (Leaf::in_memory) {
+              if (p.staged[K]) return;
+            }
+            get<K>(vals).v[r] = get<K>(p.leaves).at(corner[K] + tx * lay.stride[K][0] + j * lay.stride[K][1]);
+          }(),
+          ...);
+    }(leaf_seq);
+  }
+
   // Stage: row i, column j of the tile, read along j (the leaf's contiguous dimension).
   [&]<int... K>(std::integer_sequence<int, K...>) {
     (
@@ -318,8 +338,7 @@ __device__ void tiled_path(const Plan& p, unsigned char* smem) {
   }(leaf_seq);
   __syncthreads();
 
-  // Compute: element (i = tx, j = ty + r * rows), stored along i.
-  typename leaf_values<typename Plan::leaves_type, per>::type vals;
+  // Element (i = tx, j = ty + r * rows) of the staged leaves, read across the tile.
 #pragma unroll
   for (int r = 0; r < per; ++r) {
     const int j = ty + r * rows;
@@ -332,10 +351,8 @@ __device__ void tiled_path(const Plan& p, unsigned char* smem) {
               if (p.staged[K]) {
                 const auto* s = reinterpret_cast<const typename Leaf::value_type*>(smem + p.smem_offset[K]);
                 get<K>(vals).v[r] = s[tx * (tile_side + 1) + j];
-                return;
               }
             }
-            get<K>(vals).v[r] = get<K>(p.leaves).at(corner[K] + tx * lay.stride[K][0] + j * lay.stride[K][1]);
           }(),
           ...);
     }(leaf_seq);
@@ -359,12 +376,21 @@ __global__ void __launch_bounds__(Plan::block_threads) fused_kernel(const __grid
     tiled_path(p, smem);
     return;
   }
+  if (p.mode == walk::bulk) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  if (p.mode == walk::bulk && (static_cast<index_t>(blockIdx.x) + 1) * Plan::tile <= size) {
-    bulk_path(p, smem);
+    if ((static_cast<index_t>(blockIdx.x) + 1) * Plan::bulk_tile <= size) {
+      bulk_path(p, smem);
+      return;
+    }
+#endif
+    // The last, partial tile (or code built for a GPU without bulk copies): element by element.
+    const index_t start = static_cast<index_t>(blockIdx.x) * Plan::bulk_tile;
+    const index_t end = start + Plan::bulk_tile < size ? start + Plan::bulk_tile : size;
+#pragma unroll 1
+    for (index_t q0 = start + static_cast<index_t>(threadIdx.x) * E; q0 < end; q0 += static_cast<index_t>(B) * E)
+      element_path(p, q0);
     return;
   }
-#endif
 
   const index_t first_chunk = static_cast<index_t>(blockIdx.x) * (B * U) + threadIdx.x;
   const index_t last_q0 = (first_chunk + (U - 1) * B) * E;
@@ -401,15 +427,30 @@ __global__ void __launch_bounds__(Plan::block_threads) fused_kernel(const __grid
   }
 }
 
+// Allows a kernel more than 48 KiB of dynamic shared memory on a device, once.
 template <class Plan>
-void launch_fused(const Plan& p, std::size_t smem_bytes, cudaStream_t stream) {
+void opt_in_shared_memory(int device, std::size_t bytes) {
+  static std::atomic<int> allowed[max_devices];
+  if (allowed[device].load(std::memory_order_relaxed) >= static_cast<int>(bytes)) return;
+  cudaFuncAttributes attr{};
+  XF_CUDA_CHECK(cudaFuncGetAttributes(&attr, fused_kernel<Plan>));
+  const int most = static_cast<int>(xf::device(device).properties().sharedMemPerBlockOptin - attr.sharedSizeBytes);
+  XF_CUDA_CHECK(cudaFuncSetAttribute(fused_kernel<Plan>, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
+  allowed[device].store(most, std::memory_order_relaxed);
+}
+
+template <class Plan>
+void launch_fused(const Plan& p, std::size_t smem_bytes, int device, cudaStream_t stream) {
   index_t blocks;
   if (p.mode == walk::tiled) {
     blocks = ((p.lay.extent[0] + tile_side - 1) / tile_side) * ((p.lay.extent[1] + tile_side - 1) / tile_side) *
              (p.lay.size / (p.lay.extent[0] * p.lay.extent[1]));
+  } else if (p.mode == walk::bulk) {
+    blocks = (p.lay.size + Plan::bulk_tile - 1) / Plan::bulk_tile;
   } else {
     blocks = (p.lay.size + Plan::tile - 1) / Plan::tile;
   }
+  if (smem_bytes > default_dynamic_smem) opt_in_shared_memory<Plan>(device, smem_bytes);
   if (blocks > INT_MAX) throw error("xf: expression too large for one launch (" + std::to_string(p.lay.size) + " elements)");
   fused_kernel<Plan><<<static_cast<unsigned>(blocks), Plan::block_threads, smem_bytes, stream>>>(p);
   XF_CUDA_CHECK(cudaGetLastError());

@@ -30,6 +30,7 @@ constexpr leaf_sizes memory_leaf_sizes(std::integer_sequence<int, I...>, std::si
 
 // How the kernel walks the elements (chosen on the host, uniform across the launch).
 inline constexpr int tile_side_host = 32;  // the tiled walk's tile edge (kernel.cuh: tile_side)
+inline constexpr std::size_t default_dynamic_smem = 48 * 1024 - 1024;  // beyond this, a kernel opts in
 
 enum class walk : unsigned char {
   rows,   // chunks of E elements along dimension 0, loaded into registers (any layout)
@@ -65,6 +66,9 @@ struct fused_plan {
   static constexpr int U = clamp_pow2(Policy::bytes_in_flight / (E * (loaded > 0 ? loaded : sizeof(Out))), 1,
                                       Policy::max_chunks);
   static constexpr index_t tile = static_cast<index_t>(block_threads) * U * E;
+  // The bulk walk's tile: about Policy::bulk_tile_bytes of staged input per block.
+  static constexpr int UB = clamp_pow2(Policy::bulk_tile_bytes / (block_threads * E * (loaded > 0 ? loaded : sizeof(Out))), 1, 64);
+  static constexpr index_t bulk_tile = static_cast<index_t>(block_threads) * UB * E;
 
   Fn fn;
   Leaves leaves;

@@ -12,8 +12,10 @@ struct elementwise_policy {
   // At most this many chunks per thread, and at most this many bytes per chunk of the widest type.
   static constexpr int max_chunks = 4;
   static constexpr int max_chunk_bytes = 64;
-  // Contiguous inputs arrive by bulk copies (TMA) on sm_90 and later.
+  // Contiguous inputs arrive by bulk copies (TMA) on sm_90 and later, this many bytes of input
+  // per block and tile.
   static constexpr bool bulk_copy = true;
+  static constexpr int bulk_tile_bytes = 32 * 1024;
 };
 
 }  // namespace xf::detail
