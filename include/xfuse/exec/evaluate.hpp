@@ -98,7 +98,7 @@ std::size_t choose_walk(Plan& p, int cur) {
           const index_t s0 = lay.stride[k][0], s1 = lay.stride[k][1];
           return s0 != 0 && s0 != 1 && s0 != -1 && (s1 == 1 || s1 == -1);
         },
-        tile_side_host * (tile_side_host + 1), 16);
+        static_cast<std::size_t>(Plan::tile_side * (Plan::tile_side + 1)), 16);
     if (bytes > 0 && bytes <= default_dynamic_smem) {
       p.mode = walk::tiled;
       return bytes;

@@ -130,6 +130,12 @@ __device__ XF_FORCEINLINE void load_row(const Plan& p, Vals& vals, int first, in
     }
   }
   const index_t step = p.lay.stride[K][0];
+  if (step == 0) {  // broadcast along dimension 0: one load serves the chunk
+    const auto v = leaf.at(pos);
+#pragma unroll
+    for (int e = 0; e < E; ++e) dst[e] = v;
+    return;
+  }
 #pragma unroll
   for (int e = 0; e < E; ++e) dst[e] = leaf.at(pos + e * step);
 }
@@ -260,11 +266,10 @@ __device__ void bulk_path(const Plan& p, unsigned char* smem) {
 // Dimension 0 is contiguous in the output; some leaves are contiguous along dimension 1 instead
 // (a transpose). A block takes a 32x32 tile: those leaves are read along dimension 1 (coalesced)
 // into shared memory, then every thread computes along dimension 0 (coalesced stores).
-inline constexpr int tile_side = tile_side_host;
-
 template <class Plan>
 __device__ void tiled_path(const Plan& p, unsigned char* smem) {
-  constexpr int B = Plan::block_threads, L = Plan::L, rows = B / tile_side, per = tile_side / rows;
+  constexpr int B = Plan::block_threads, L = Plan::L, tile_side = Plan::tile_side, rows = B / tile_side,
+                per = tile_side / rows;
   constexpr int MR = layout<Plan::rank, Plan::L>::max_rank;
   constexpr auto leaf_seq = std::make_integer_sequence<int, L>{};
   const auto& lay = p.lay;
@@ -365,7 +370,7 @@ __device__ void tiled_path(const Plan& p, unsigned char* smem) {
 }
 
 template <class Plan>
-__global__ void __launch_bounds__(Plan::block_threads) fused_kernel(const __grid_constant__ Plan p) {
+__global__ void __launch_bounds__(Plan::block_threads, Plan::policy::min_blocks_per_sm) fused_kernel(const __grid_constant__ Plan p) {
   constexpr int E = Plan::E, U = Plan::U, B = Plan::block_threads, L = Plan::L;
   constexpr auto leaf_seq = std::make_integer_sequence<int, L>{};
   extern __shared__ __align__(128) unsigned char smem[];
@@ -443,7 +448,8 @@ template <class Plan>
 void launch_fused(const Plan& p, std::size_t smem_bytes, int device, cudaStream_t stream) {
   index_t blocks;
   if (p.mode == walk::tiled) {
-    blocks = ((p.lay.extent[0] + tile_side - 1) / tile_side) * ((p.lay.extent[1] + tile_side - 1) / tile_side) *
+    constexpr index_t t = Plan::tile_side;
+    blocks = ((p.lay.extent[0] + t - 1) / t) * ((p.lay.extent[1] + t - 1) / t) *
              (p.lay.size / (p.lay.extent[0] * p.lay.extent[1]));
   } else if (p.mode == walk::bulk) {
     blocks = (p.lay.size + Plan::bulk_tile - 1) / Plan::bulk_tile;

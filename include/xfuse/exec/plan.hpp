@@ -29,7 +29,6 @@ constexpr leaf_sizes memory_leaf_sizes(std::integer_sequence<int, I...>, std::si
 }
 
 // How the kernel walks the elements (chosen on the host, uniform across the launch).
-inline constexpr int tile_side_host = 32;  // the tiled walk's tile edge (kernel.cuh: tile_side)
 inline constexpr std::size_t default_dynamic_smem = 48 * 1024 - 1024;  // beyond this, a kernel opts in
 
 enum class walk : unsigned char {
@@ -46,6 +45,7 @@ struct fused_plan {
   static constexpr int L = Leaves::size;
   static constexpr int rank = R;
   static constexpr int block_threads = Policy::block_threads;
+  static constexpr int tile_side = Policy::tile_side;  // the tiled walk's square tile
 
  private:
   static constexpr leaf_sizes sizes = memory_leaf_sizes<Leaves>(std::make_integer_sequence<int, L>{}, sizeof(Out));

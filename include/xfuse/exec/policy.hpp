@@ -6,6 +6,8 @@ namespace xf::detail {
 
 struct elementwise_policy {
   static constexpr int block_threads = 256;
+  // At least this many blocks per SM (caps registers at 80 a thread: the paths share one kernel).
+  static constexpr int min_blocks_per_sm = 3;
   // Bytes each thread loads before it computes (all leaves together): enough memory requests in
   // flight to cover DRAM latency at the occupancy these kernels reach.
   static constexpr int bytes_in_flight = 64;
@@ -15,7 +17,9 @@ struct elementwise_policy {
   // Contiguous inputs arrive by bulk copies (TMA) on sm_90 and later, this many bytes of input
   // per block and tile.
   static constexpr bool bulk_copy = true;
-  static constexpr int bulk_tile_bytes = 32 * 1024;
+  static constexpr int bulk_tile_bytes = 64 * 1024;
+  // Transposed leaves go through shared memory in square tiles of this edge.
+  static constexpr int tile_side = 32;
 };
 
 }  // namespace xf::detail
