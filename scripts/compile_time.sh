@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Compile time of a program with one fused expression (nvcc -O3, sm_90), with <xfuse/core.hpp>
+# and with <xfuse/xfuse.hpp>, the kernels it instantiates, and the test suites' build. Prints a
+# report; with --out FILE also writes it there.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+out=""
+[[ "${1:-}" == --out ]] && out="$2"
+command -v nvcc >/dev/null || export PATH="/usr/local/cuda/bin:$PATH"
+tmp=$(mktemp -d)
+flags=(-std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -I"$here/include")
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+time_build() {  # source file, runs -> median seconds
+  for _ in 1 2 3; do
+    /usr/bin/time -f "%e" nvcc "${flags[@]}" "$1" -o "$tmp/a.out" 2>&1 >/dev/null | tail -1
+  done | median
+}
+sed 's#<xfuse/core.hpp>#<xfuse/xfuse.hpp>#' "$here/examples/one_expression.cu" > "$tmp/one_xfuse.cu"
+printf '#include <cuda_runtime.h>\n__global__ void k(float* o, const float* x, const float* y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) o[i] = (x[i] - y[i]) * (x[i] - y[i]) + 1; }\nint main() { k<<<1, 1>>>(nullptr, nullptr, nullptr, 0); }\n' > "$tmp/raw.cu"
+kernels=$(nvcc "${flags[@]}" -c "$here/examples/one_expression.cu" -o "$tmp/k.o" -Xptxas -v 2>&1 | grep -c "Compiling entry function")
+{
+  echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
+  echo "nvcc: $(nvcc --version | tail -1)"
+  echo "commit: $(git -C "$here" rev-parse --short HEAD)"
+  echo "raw CUDA kernel, no xfuse:             $(time_build "$tmp/raw.cu") s"
+  echo "one fused expression, <xfuse/core.hpp>:  $(time_build "$here/examples/one_expression.cu") s"
+  echo "one fused expression, <xfuse/xfuse.hpp>: $(time_build "$tmp/one_xfuse.cu") s"
+  echo "kernels instantiated by the program:     $kernels (one per expression materialised)"
+} | tee ${out:+"$out"}
+rm -rf "$tmp"
