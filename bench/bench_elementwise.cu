@@ -223,9 +223,10 @@ void small_host_cost(benchmark::State& state) {
 }
 
 // ---------------------------------------------------------------- tuning sweep
-template <int BulkTileKiB, bool Bulk = true, int RowBytes = 64, int MaxChunks = 4, int Tile = 64>
+template <int BulkTileKiB, bool Bulk = true, int RowBytes = 64, int MaxChunks = 4, int Tile = 32, int MinBlocks = 0>
 struct sweep_policy : xf::detail::elementwise_policy {
   static constexpr int tile_side = Tile;
+  static constexpr int min_blocks_per_sm = MinBlocks;
   static constexpr bool bulk_copy = Bulk;
   static constexpr int bulk_tile_bytes = BulkTileKiB * 1024;
   static constexpr int bytes_in_flight = RowBytes;
@@ -269,6 +270,12 @@ void sweep_softplus(benchmark::State& state) {
   const auto x = random_array<double>(n, -20, 20);
   xf::array<double, 1> out({n});
   report(state, time_with<Policy>(out, xf::maximum(0, x) + xf::log1p(xf::exp(-xf::abs(x)))), 2.0 * n * 8);
+}
+template <class Policy>
+void sweep_reversed(benchmark::State& state) {
+  const auto x = random_array<float>(side * side), y = random_array<float>(side * side);
+  xf::array<float, 1> out({side * side});
+  report(state, time_with<Policy>(out, x(xf::slice(xf::_, xf::_, -1)) + y), 3.0 * side * side * 4);
 }
 template <class Policy>
 void sweep_transpose(benchmark::State& state) {
@@ -324,21 +331,20 @@ BENCHMARK(overhead_parts)->Name("small/overhead_parts")->UseManualTime()->Iterat
 BENCHMARK(launch_apis)->Name("small/launch_apis")->UseManualTime()->Iterations(1);
 #define SWEEP(FN, NAME, ...)                                                                               \
   BENCHMARK(FN<sweep_policy<__VA_ARGS__>>)->Name("sweep/" NAME "/" #__VA_ARGS__)->UseManualTime()->Iterations(1);
-// <bulk tile KiB, bulk on, rows bytes per thread, rows max chunks, tile edge>
-SWEEP(sweep_squared_diff, "squared_diff_f32", 32, true)
+// <bulk tile KiB, bulk on, rows bytes per thread, rows max chunks, tile edge, blocks per SM>
 SWEEP(sweep_squared_diff, "squared_diff_f32", 64, true)
 SWEEP(sweep_squared_diff, "squared_diff_f32", 64, false, 64)
-SWEEP(sweep_squared_diff_half, "squared_diff_f16", 64, true)
-SWEEP(sweep_squared_diff_half, "squared_diff_f16", 128, true)
-SWEEP(sweep_sin, "sin*2_f32", 8, true)
-SWEEP(sweep_sin, "sin*2_f32", 64, true)
-SWEEP(sweep_sin_cos_sqrt, "sin_cos_sqrt_f32", 64, true)
-SWEEP(sweep_sin_cos_sqrt, "sin_cos_sqrt_f32", 128, true)
-SWEEP(sweep_softplus, "softplus_f64", 16, true)
-SWEEP(sweep_softplus, "softplus_f64", 64, true)
-SWEEP(sweep_transpose, "A.T()+C_f32", 64, true, 64, 4, 32)
-SWEEP(sweep_transpose, "A.T()+C_f32", 64, true, 64, 4, 64)
-SWEEP(sweep_broadcast, "broadcast_f32", 64, true, 64, 4)
-SWEEP(sweep_broadcast, "broadcast_f32", 64, true, 128, 8)
+SWEEP(sweep_reversed, "x[::-1]+y_f32", 64, true, 64, 4, 32, 4)
+SWEEP(sweep_reversed, "x[::-1]+y_f32", 64, true, 64, 4, 32, 5)
+SWEEP(sweep_reversed, "x[::-1]+y_f32", 64, true, 64, 4, 32, 6)
+SWEEP(sweep_reversed, "x[::-1]+y_f32", 64, true, 128, 4, 32, 5)
+SWEEP(sweep_transpose, "A.T()+C_f32", 64, true, 64, 4, 32, 4)
+SWEEP(sweep_transpose, "A.T()+C_f32", 64, true, 64, 4, 32, 5)
+SWEEP(sweep_transpose, "A.T()+C_f32", 64, true, 64, 4, 32, 6)
+SWEEP(sweep_transpose, "A.T()+C_f32", 64, true, 64, 4, 64, 3)
+SWEEP(sweep_broadcast, "broadcast_f32", 64, true, 64, 4, 32, 5)
+SWEEP(sweep_broadcast, "broadcast_f32", 64, true, 64, 4, 32, 6)
+SWEEP(sweep_broadcast, "broadcast_f32", 64, true, 128, 8, 32, 5)
+SWEEP(sweep_broadcast, "broadcast_f32", 64, true, 32, 4, 32, 6)
 
 BENCHMARK_MAIN();

@@ -249,7 +249,6 @@ __device__ void bulk_path(const Plan& p, unsigned char* smem) {
               }
             }
             const index_t pos = p.lay.base[K] + q0 * p.lay.stride[K][0];
-#pragma unroll
             for (int e = 0; e < E; ++e) dst[e] = get<K>(p.leaves).at(pos + e * p.lay.stride[K][0]);
           }(),
           ...);
@@ -330,7 +329,6 @@ __device__ void tiled_path(const Plan& p, unsigned char* smem) {
             if (p.staged[K] && p.alias[K] == K) {
               using V = typename Leaf::value_type;
               V* s = reinterpret_cast<V*>(smem + p.smem_offset[K]);
-#pragma unroll
               for (int r = 0; r < per; ++r) {
                 const int i = ty + r * rows;
                 if (i < n0 && tx < n1)
@@ -370,7 +368,7 @@ __device__ void tiled_path(const Plan& p, unsigned char* smem) {
 }
 
 template <class Plan>
-__global__ void __launch_bounds__(Plan::block_threads, Plan::policy::min_blocks_per_sm) fused_kernel(const __grid_constant__ Plan p) {
+__global__ void __launch_bounds__(Plan::block_threads, Plan::min_blocks) fused_kernel(const __grid_constant__ Plan p) {
   constexpr int E = Plan::E, U = Plan::U, B = Plan::block_threads, L = Plan::L;
   constexpr auto leaf_seq = std::make_integer_sequence<int, L>{};
   extern __shared__ __align__(128) unsigned char smem[];

@@ -66,6 +66,10 @@ struct fused_plan {
   static constexpr int U = clamp_pow2(Policy::bytes_in_flight / (E * (loaded > 0 ? loaded : sizeof(Out))), 1,
                                       Policy::max_chunks);
   static constexpr index_t tile = static_cast<index_t>(block_threads) * U * E;
+  static constexpr int min_blocks = Policy::min_blocks_per_sm > 0 ? Policy::min_blocks_per_sm
+                                    : L <= 2                         ? 5
+                                    : L <= 4                         ? 4
+                                                                     : 3;
   // The bulk walk's tile: about Policy::bulk_tile_bytes of staged input per block.
   static constexpr int UB = clamp_pow2(Policy::bulk_tile_bytes / (block_threads * E * (loaded > 0 ? loaded : sizeof(Out))), 1, 64);
   static constexpr index_t bulk_tile = static_cast<index_t>(block_threads) * UB * E;

@@ -6,8 +6,11 @@ namespace xf::detail {
 
 struct elementwise_policy {
   static constexpr int block_threads = 256;
-  // At least this many blocks per SM (caps registers at 80 a thread: the paths share one kernel).
-  static constexpr int min_blocks_per_sm = 3;
+  // Blocks per SM the kernel must fit (__launch_bounds__), which caps its registers: the walks
+  // share one kernel, so the heaviest sets the count for all. 0: from the number of leaves: up to
+  // 2 -> 5 blocks (48 registers), up to 4 -> 4 (64), more -> 3 (80); chosen so that no walk spills
+  // in the benchmarked expressions (ptxas -v).
+  static constexpr int min_blocks_per_sm = 0;
   // Bytes each thread loads before it computes (all leaves together): enough memory requests in
   // flight to cover DRAM latency at the occupancy these kernels reach.
   static constexpr int bytes_in_flight = 64;

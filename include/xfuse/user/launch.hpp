@@ -37,9 +37,9 @@ struct view {
   XF_HD index_t extent(int d) const { return shape[d]; }
 
   // A view of mutable elements also serves where a view of const elements is wanted.
-  XF_HD operator view<const T, R>() const
-    requires(!std::is_const_v<T>)
-  {
+  template <class U = T>
+    requires(!std::is_const_v<U>)
+  XF_HD operator view<const U, R>() const {
     view<const T, R> v{data, {}, {}};
     for (int d = 0; d < R; ++d) {
       v.shape[d] = shape[d];
