@@ -223,7 +223,7 @@ void small_host_cost(benchmark::State& state) {
 }
 
 // ---------------------------------------------------------------- tuning sweep
-template <int BulkTileKiB, bool Bulk = true, int RowBytes = 64, int MaxChunks = 4, int Tile = 32, int MinBlocks = 0>
+template <int BulkTileKiB, bool Bulk = true, int RowBytes = 128, int MaxChunks = 4, int Tile = 32, int MinBlocks = 0>
 struct sweep_policy : xf::detail::elementwise_policy {
   static constexpr int tile_side = Tile;
   static constexpr int min_blocks_per_sm = MinBlocks;
@@ -331,20 +331,27 @@ BENCHMARK(overhead_parts)->Name("small/overhead_parts")->UseManualTime()->Iterat
 BENCHMARK(launch_apis)->Name("small/launch_apis")->UseManualTime()->Iterations(1);
 #define SWEEP(FN, NAME, ...)                                                                               \
   BENCHMARK(FN<sweep_policy<__VA_ARGS__>>)->Name("sweep/" NAME "/" #__VA_ARGS__)->UseManualTime()->Iterations(1);
-// <bulk tile KiB, bulk on, rows bytes per thread, rows max chunks, tile edge, blocks per SM>
+// <bulk tile KiB, bulk on, rows bytes per thread, rows max chunks, tile edge, blocks per SM (0: auto)>
+// The defaults (elementwise_policy) came from these and the earlier sweeps in bench/results/.
+SWEEP(sweep_squared_diff, "squared_diff_f32", 32, true)
 SWEEP(sweep_squared_diff, "squared_diff_f32", 64, true)
 SWEEP(sweep_squared_diff, "squared_diff_f32", 64, false, 64)
-SWEEP(sweep_reversed, "x[::-1]+y_f32", 64, true, 64, 4, 32, 4)
-SWEEP(sweep_reversed, "x[::-1]+y_f32", 64, true, 64, 4, 32, 5)
-SWEEP(sweep_reversed, "x[::-1]+y_f32", 64, true, 64, 4, 32, 6)
-SWEEP(sweep_reversed, "x[::-1]+y_f32", 64, true, 128, 4, 32, 5)
-SWEEP(sweep_transpose, "A.T()+C_f32", 64, true, 64, 4, 32, 4)
-SWEEP(sweep_transpose, "A.T()+C_f32", 64, true, 64, 4, 32, 5)
-SWEEP(sweep_transpose, "A.T()+C_f32", 64, true, 64, 4, 32, 6)
-SWEEP(sweep_transpose, "A.T()+C_f32", 64, true, 64, 4, 64, 3)
-SWEEP(sweep_broadcast, "broadcast_f32", 64, true, 64, 4, 32, 5)
-SWEEP(sweep_broadcast, "broadcast_f32", 64, true, 64, 4, 32, 6)
-SWEEP(sweep_broadcast, "broadcast_f32", 64, true, 128, 8, 32, 5)
-SWEEP(sweep_broadcast, "broadcast_f32", 64, true, 32, 4, 32, 6)
+SWEEP(sweep_squared_diff, "squared_diff_f32", 64, false, 128)
+SWEEP(sweep_squared_diff_half, "squared_diff_f16", 32, true)
+SWEEP(sweep_squared_diff_half, "squared_diff_f16", 64, true)
+SWEEP(sweep_sin, "sin*2_f32", 16, true)
+SWEEP(sweep_sin, "sin*2_f32", 64, true)
+SWEEP(sweep_sin_cos_sqrt, "sin_cos_sqrt_f32", 32, true)
+SWEEP(sweep_sin_cos_sqrt, "sin_cos_sqrt_f32", 64, true)
+SWEEP(sweep_softplus, "softplus_f64", 16, true)
+SWEEP(sweep_softplus, "softplus_f64", 64, true)
+SWEEP(sweep_reversed, "x[::-1]+y_f32", 64, true, 64, 4, 32, 0)
+SWEEP(sweep_reversed, "x[::-1]+y_f32", 64, true, 128, 4, 32, 0)
+SWEEP(sweep_reversed, "x[::-1]+y_f32", 64, true, 128, 4, 32, 6)
+SWEEP(sweep_transpose, "A.T()+C_f32", 64, true, 128, 4, 32, 0)
+SWEEP(sweep_transpose, "A.T()+C_f32", 64, true, 128, 4, 32, 6)
+SWEEP(sweep_broadcast, "broadcast_f32", 64, true, 64, 4, 32, 0)
+SWEEP(sweep_broadcast, "broadcast_f32", 64, true, 128, 4, 32, 0)
+SWEEP(sweep_broadcast, "broadcast_f32", 64, true, 256, 8, 32, 0)
 
 BENCHMARK_MAIN();

@@ -272,12 +272,13 @@ __device__ void tiled_path(const Plan& p, unsigned char* smem) {
   constexpr int MR = layout<Plan::rank, Plan::L>::max_rank;
   constexpr auto leaf_seq = std::make_integer_sequence<int, L>{};
   const auto& lay = p.lay;
-  const index_t tiles0 = (lay.extent[0] + tile_side - 1) / tile_side;
-  const index_t tiles1 = (lay.extent[1] + tile_side - 1) / tile_side;
-  index_t b = blockIdx.x;
-  const index_t i0 = (b % tiles0) * tile_side;
+  // Block -> (tile along 0, tile along 1, outer index); 32-bit: the grid has fewer than 2^31 blocks.
+  const auto tiles0 = static_cast<unsigned>((lay.extent[0] + tile_side - 1) / tile_side);
+  const auto tiles1 = static_cast<unsigned>((lay.extent[1] + tile_side - 1) / tile_side);
+  unsigned b = blockIdx.x;
+  const index_t i0 = static_cast<index_t>(b % tiles0) * tile_side;
   b /= tiles0;
-  const index_t j0 = (b % tiles1) * tile_side;
+  const index_t j0 = static_cast<index_t>(b % tiles1) * tile_side;
   index_t outer = b / tiles1;
   // Positions of the tile's corner: the outer dimensions (2 and up), then (i0, j0).
   index_t corner[L > 0 ? L : 1], out_corner = lay.out_base;

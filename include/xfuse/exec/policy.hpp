@@ -13,7 +13,7 @@ struct elementwise_policy {
   static constexpr int min_blocks_per_sm = 0;
   // Bytes each thread loads before it computes (all leaves together): enough memory requests in
   // flight to cover DRAM latency at the occupancy these kernels reach.
-  static constexpr int bytes_in_flight = 64;
+  static constexpr int bytes_in_flight = 128;
   // At most this many chunks per thread, and at most this many bytes per chunk of the widest type.
   static constexpr int max_chunks = 4;
   static constexpr int max_chunk_bytes = 64;

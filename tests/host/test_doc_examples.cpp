@@ -1,0 +1,93 @@
+// The examples in docs/guide.md are cut from this file (scripts/doc_examples.py), so every
+// documented example compiles and runs. Host arrays here; the same code runs on device arrays.
+#include <numeric>
+
+#include "../common/catch.hpp"
+#include <xfuse/xfuse.hpp>
+
+using harray1 = xf::array<float, 1, xf::host>;
+
+TEST_CASE("doc: lazy expressions and materialisation", "[docs][host]") {
+  // example-begin lazy
+  auto x = xf::asarray<float, xf::host>({1, 2, 3, 4});
+  auto y = xf::asarray<float, xf::host>({4, 3, 2, 1});
+  auto e = (x - y) * (x - y);               // an expression: nothing is computed yet
+  xf::array<float, 1, xf::host> z = e;      // evaluated here: one pass, one allocation
+  auto w = xf::eval(xf::sqrt(e) + 1);       // xf::eval picks the type: array<float, 1, host>
+  // example-end
+  CHECK(xf::to_host(z) == std::vector<float>{9, 1, 1, 9});
+  CHECK(xf::to_host(w) == std::vector<float>{4, 2, 2, 4});
+}
+
+TEST_CASE("doc: lifetimes", "[docs][host]") {
+  // example-begin lifetimes
+  auto make = [] {
+    auto a = xf::asarray<float, xf::host>({1, 2, 3});
+    return a * 2;  // the expression holds a shared handle to a's buffer: returning it is safe
+  };
+  harray1 doubled = make();
+  harray1 view;
+  {
+    auto b = xf::asarray<float, xf::host>({5, 6, 7});
+    view = b(xf::slice(1, xf::_));  // views keep the whole buffer alive too
+  }
+  // example-end
+  CHECK(xf::to_host(doubled) == std::vector<float>{2, 4, 6});
+  CHECK(xf::to_host(view) == std::vector<float>{6, 7});
+}
+
+TEST_CASE("doc: assignment", "[docs][host]") {
+  // example-begin assignment
+  auto a = xf::asarray<int, xf::host>({0, 1, 2, 3, 4, 5});
+  auto alias = a;                                   // shares the buffer
+  a = a + 10;                                       // rebinds a (Python's a = a + 10); alias unchanged
+  alias(xf::slice(1, xf::_)) = alias(xf::slice(xf::_, -1));  // in place, NumPy's answer: 0 0 1 2 3 4
+  alias += 1;                                       // in place
+  // example-end
+  CHECK(xf::to_host(a) == std::vector<int>{10, 11, 12, 13, 14, 15});
+  CHECK(xf::to_host(alias) == std::vector<int>{1, 1, 2, 3, 4, 5});
+}
+
+TEST_CASE("doc: views", "[docs][host]") {
+  // example-begin views
+  xf::array<int, 2, xf::host> m({3, 4});
+  std::iota(m.data(), m.data() + m.size(), 0);
+  auto row = m(1);                                       // m[1]        shape (4,)
+  auto col = m(xf::all, 2);                              // m[:, 2]     shape (3,)
+  auto rev = m(xf::slice(xf::_, xf::_, -1));             // m[::-1]     negative stride
+  auto sub = m(xf::slice(0, 3, 2), xf::newaxis, xf::all);// m[0:3:2, np.newaxis, :]  shape (2, 1, 4)
+  auto t = m.T();                                        // m.T
+  auto flat = m.reshape({2, 6});                         // a view when the strides allow it
+  // example-end
+  CHECK(xf::to_host(row) == std::vector<int>{4, 5, 6, 7});
+  CHECK(xf::to_host(col) == std::vector<int>{2, 6, 10});
+  CHECK(rev.strides()[0] == -4);
+  CHECK(sub.shape() == xf::dims<3>{2, 1, 4});
+  CHECK(t.shape() == xf::dims<2>{4, 3});
+  CHECK(flat.data() == m.data());
+}
+
+TEST_CASE("doc: promotion", "[docs][host]") {
+  // example-begin promotion
+  auto f = xf::asarray<float, xf::host>({1.5f});
+  auto i = xf::asarray<std::int32_t, xf::host>({3});
+  static_assert(std::is_same_v<xf::value_t<decltype(f * 2.0)>, float>);   // C++ scalars are weak
+  static_assert(std::is_same_v<xf::value_t<decltype(f * i)>, double>);    // float32 + int32 -> float64
+  static_assert(std::is_same_v<xf::value_t<decltype(i / i)>, double>);    // true division
+  static_assert(std::is_same_v<xf::value_t<decltype(i < f)>, bool>);
+  auto as_int = f.astype<std::int16_t>();                                  // explicit casts are lazy too
+  // example-end
+  CHECK(xf::eval(as_int).item() == 1);
+}
+
+TEST_CASE("doc: fuse and map", "[docs][host]") {
+  // example-begin fuse
+  auto squared_diff = xf::fuse([](const auto& a, const auto& b) { return (a - b) * (a - b); }, "squared_diff");
+  auto x = xf::asarray<float, xf::host>({1, 2, 3});
+  auto y = xf::asarray<float, xf::host>({3, 2, 1});
+  auto r = squared_diff(x, y);                       // an array, evaluated in one pass
+  auto bigger = squared_diff.expr(x, y) + 1;         // or the expression, to fuse further
+  // example-end
+  CHECK(xf::to_host(r) == std::vector<float>{4, 0, 4});
+  CHECK(xf::to_host(xf::eval(bigger)) == std::vector<float>{5, 1, 5});
+}
