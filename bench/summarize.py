@@ -17,7 +17,9 @@ def fmt(v, digits=3):
 
 rows = [b for b in gb["benchmarks"] if b.get("run_type", "iteration") == "iteration"]
 base = lambda name: name.split("/iterations")[0]
-print(f"Device: {gb['context'].get('host_name', '?')} — copy bandwidth "
+env = run / "environment.txt"
+device = env.read_text().strip().replace("\n", "; ") if env.exists() else gb["context"].get("host_name", "?")
+print(f"{device}. Copy bandwidth "
       f"{fmt(rows[0].get('copy_GBps'), 4)} GB/s (device-to-device, read + write)\n")
 print("| case | xfuse ms | GB/s | vs copy | vs cub | vs hand-written | vs unfused | CuPy fused ms | xfuse vs CuPy |")
 print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")

@@ -62,15 +62,6 @@ echo "== multi-GPU tests"
 echo "== host tests"
 "$bin/xfuse_host_tests" 2>&1 | tail -n 3 | tee "$out/host_tests.txt" || status=1
 
-if [[ $sanitize == 1 ]]; then
-  echo "== compute-sanitizer memcheck (all GPU tests but the 2^31-element one)"
-  compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "~[large]" 2>&1 \
-    | tail -n 8 | tee "$out/memcheck.txt" || status=1
-  echo "== compute-sanitizer racecheck (views, fusion, streams)"
-  compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "[views],[fusion],[stream]" 2>&1 \
-    | tail -n 8 | tee "$out/racecheck.txt" || status=1
-fi
-
 if [[ $bench == 1 ]]; then
   echo "== benchmarks"
   "$bin/xfuse_bench_elementwise" --benchmark_out="$out/bench_elementwise.json" --benchmark_out_format=json \
@@ -82,4 +73,13 @@ if [[ $bench == 1 ]]; then
 fi
 echo "== demo"
 "$bin/xfuse_demo" 2>&1 | tee "$out/demo.txt" || status=1
+if [[ $sanitize == 1 ]]; then
+  echo "== compute-sanitizer memcheck (all GPU tests but the 2^31-element one)"
+  compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "~[large]" 2>&1 \
+    | tail -n 8 | tee "$out/memcheck.txt" || status=1
+  echo "== compute-sanitizer racecheck (views, fusion, streams, assignment)"
+  compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "[views],[fusion],[stream],[assign]" 2>&1 \
+    | tail -n 8 | tee "$out/racecheck.txt" || status=1
+fi
+
 exit $status
