@@ -273,7 +273,9 @@ array<T, R, device> detail::copy_to_device(const array<T, R, device>& a, int tar
   if (dst.nbytes()) XF_CUDA_CHECK(cudaMemcpyPeerAsync(dst.data(), target, src.data(), a.device_id(), dst.nbytes(), s));
   event copied(false);
   copied.record();
-  // The source block is freed on its own stream: make that stream wait for the copy first.
+  // The source block is freed on its own stream: make that stream wait for the copy first (with
+  // the source device current, so that a per-thread default stream means that device's).
+  device_guard source(a.device_id());
   XF_CUDA_CHECK(cudaStreamWaitEvent(src_stream, copied.handle(), 0));
   return dst;
 }

@@ -19,6 +19,7 @@ class pinned_pool {
     void* ptr = nullptr;
     std::size_t bytes = 0;
     cudaEvent_t ready = nullptr;  // recorded after the last copy that used the block
+    int event_device = -1;        // events belong to a device: the one `ready` was created on
   };
 
   block acquire(std::size_t bytes) {
@@ -51,9 +52,19 @@ class pinned_pool {
   }
 
   // The block may be reused once the work queued so far on `s` is done.
+  // `s` is a stream of the current device.
   void release(block b, cudaStream_t s) noexcept {
     if (!b.ptr) return;
-    if (!b.ready) XF_CUDA_CHECK_NOTHROW(cudaEventCreateWithFlags(&b.ready, cudaEventDisableTiming));
+    int dev = 0;
+    XF_CUDA_CHECK_NOTHROW(cudaGetDevice(&dev));
+    if (b.ready && b.event_device != dev) {  // last used from another device: a new event here
+      XF_CUDA_CHECK_NOTHROW(cudaEventDestroy(b.ready));
+      b.ready = nullptr;
+    }
+    if (!b.ready) {
+      XF_CUDA_CHECK_NOTHROW(cudaEventCreateWithFlags(&b.ready, cudaEventDisableTiming));
+      b.event_device = dev;
+    }
     XF_CUDA_CHECK_NOTHROW(cudaEventRecord(b.ready, s));
     lock l(this);
     used_ -= b.bytes;
