@@ -259,13 +259,14 @@ array<T, R, device> detail::copy_to_device(const array<T, R, device>& a, int tar
   }
   array<T, R, device> src;
   cudaStream_t src_stream;
-  event src_ready(false);
-  {
+  event src_ready = [&] {  // on the source device: events and streams belong to one device
     device_guard g(a.device_id());
     src = detail::contiguous(a);
     src_stream = detail::current_slot().handle;
-    src_ready.record();
-  }
+    event e(false);
+    e.record();
+    return e;
+  }();
   device_guard g(target);
   array<T, R, device> dst(a.shape());
   const cudaStream_t s = detail::current_slot().handle;
