@@ -268,6 +268,7 @@ array<T, R, device> detail::copy_to_device(const array<T, R, device>& a, int tar
     return e;
   }();
   device_guard g(target);
+  (void)detail::peer_access(a.device_id(), target);  // a direct copy where the devices are peers
   array<T, R, device> dst(a.shape());
   const cudaStream_t s = detail::current_slot().handle;
   XF_CUDA_CHECK(cudaStreamWaitEvent(s, src_ready.handle(), 0));

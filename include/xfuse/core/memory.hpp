@@ -197,8 +197,10 @@ inline std::shared_ptr<void> allocate_host(std::size_t bytes) {
 
 // Makes memory of device `owner` usable from the current device, or throws device_error naming
 // both devices. Peer access is checked and enabled once per pair.
-inline void require_access(int owner, int cur, const char* op) {
-  if (owner < 0 || owner == cur) return;  // host memory, or the current device
+// True when the current device `cur` can use memory of device `owner` (peer access enabled, and
+// the owner's pool opened to `cur`); checked and enabled once per pair of devices.
+inline bool peer_access(int owner, int cur) {
+  if (owner < 0 || owner == cur) return true;  // host memory, or the current device
   static std::atomic<signed char> state[max_devices][max_devices];  // 0 unknown, 1 yes, -1 no
   auto& s = state[cur][owner];
   signed char v = s.load(std::memory_order_acquire);
@@ -216,7 +218,13 @@ inline void require_access(int owner, int cur, const char* op) {
     v = can ? 1 : -1;
     s.store(v, std::memory_order_release);
   }
-  if (v < 0)
+  return v > 0;
+}
+
+// Makes memory of device `owner` usable from the current device `cur`, or throws device_error
+// naming both devices.
+inline void require_access(int owner, int cur, const char* op) {
+  if (!peer_access(owner, cur))
     throw device_error(std::string(op) + ": an operand lives on device " + std::to_string(owner) +
                        " but the current device is " + std::to_string(cur) +
                        ", which has no peer access to it; copy it with .to(xf::device(" +
