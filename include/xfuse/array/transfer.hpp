@@ -268,7 +268,15 @@ array<T, R, device> detail::copy_to_device(const array<T, R, device>& a, int tar
     return e;
   }();
   device_guard g(target);
-  (void)detail::peer_access(a.device_id(), target);  // a direct copy where the devices are peers
+  if (!detail::peer_access(a.device_id(), target)) {
+    // No peer path between the devices: through the host (this waits for the source's stream).
+    std::unique_ptr<T[]> staging(new T[static_cast<std::size_t>(src.size())]);
+    {
+      device_guard source(a.device_id());
+      device_to_host_buffer(src, staging.get());
+    }
+    return asarray<T>(std::span<const T>(staging.get(), static_cast<std::size_t>(src.size())), a.shape());
+  }
   array<T, R, device> dst(a.shape());
   const cudaStream_t s = detail::current_slot().handle;
   XF_CUDA_CHECK(cudaStreamWaitEvent(s, src_ready.handle(), 0));
