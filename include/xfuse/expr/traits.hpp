@@ -44,6 +44,7 @@ constexpr auto combine_spaces() {
   else return std::type_identity<void>{};  // host meets device
 }
 
+// Folds the spaces left to right; void (host met device) absorbs everything after it.
 template <class... S>
 struct common_space;
 template <class S>
@@ -52,11 +53,9 @@ struct common_space<S> {
 };
 template <class A, class B, class... Rest>
 struct common_space<A, B, Rest...> {
-  using type = typename common_space<typename decltype(combine_spaces<A, B>())::type, Rest...>::type;
-};
-template <class... Rest>
-struct common_space<void, Rest...> {
-  using type = void;
+  using first = typename decltype(combine_spaces<A, B>())::type;
+  using type = typename std::conditional_t<std::is_void_v<first>, std::type_identity<void>,
+                                           common_space<first, Rest...>>::type;
 };
 
 }  // namespace detail
