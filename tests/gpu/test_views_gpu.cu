@@ -35,6 +35,14 @@ TEST_CASE("strided, reversed and transposed views evaluate like the host", "[gpu
   const auto c = both(uniform<double>(4 * 5 * 6 * 7, -1, 1), xf::dims<4>{4, 5, 6, 7});
   auto perm = [](const auto& x) { return x.transpose({3, 1, 0, 2}) - x.transpose({3, 1, 0, 2}).flip(2); };
   same_on_both<double>("4-d permutation and flip", perm, 0, c);
+  // Batched transposes with many tiles across both dimensions, neither a multiple of the tile
+  // band: full bands, a narrow last band and ragged edge tiles, for every matrix of the batch.
+  for (auto [n, m] : {std::pair<xf::index_t, xf::index_t>{1100, 700}, {700, 1100}}) {
+    const auto x = both(uniform<float>(static_cast<std::size_t>(3 * n * m), -1, 1), xf::dims<3>{3, n, m});
+    const auto y = both(uniform<float>(static_cast<std::size_t>(3 * n * m), -1, 1), xf::dims<3>{3, m, n});
+    auto batch_tr = [](const auto& u, const auto& v) { return u.transpose({0, 2, 1}) * 2 + v; };
+    same_on_both<float>("batched transpose " + std::to_string(n) + "x" + std::to_string(m), batch_tr, 1e-6, x, y);
+  }
 }
 
 TEST_CASE("broadcasting of size-1 and missing dimensions on the device", "[gpu][views][broadcast]") {

@@ -272,14 +272,16 @@ __device__ void tiled_path(const Plan& p, unsigned char* smem) {
   constexpr int MR = layout<Plan::rank, Plan::L>::max_rank;
   constexpr auto leaf_seq = std::make_integer_sequence<int, L>{};
   const auto& lay = p.lay;
-  // Block -> (tile along 0, tile along 1, outer index); 32-bit: the grid has fewer than 2^31 blocks.
+  // Block -> (outer index, band of tile_group tiles across dimension 1, tile along 0, tile within
+  // the band); 32-bit: the grid has fewer than 2^31 blocks. The last band may be narrower.
   const auto tiles0 = static_cast<unsigned>((lay.extent[0] + tile_side - 1) / tile_side);
   const auto tiles1 = static_cast<unsigned>((lay.extent[1] + tile_side - 1) / tile_side);
-  unsigned b = blockIdx.x;
-  const index_t i0 = static_cast<index_t>(b % tiles0) * tile_side;
-  b /= tiles0;
-  const index_t j0 = static_cast<index_t>(b % tiles1) * tile_side;
-  index_t outer = b / tiles1;
+  const unsigned per_matrix = tiles0 * tiles1, b = blockIdx.x % per_matrix, band_blocks = tiles0 * Plan::tile_group;
+  index_t outer = blockIdx.x / per_matrix;
+  const unsigned band = b / band_blocks, first1 = band * Plan::tile_group, in_band = b - band * band_blocks;
+  const unsigned width = tiles1 - first1 < static_cast<unsigned>(Plan::tile_group) ? tiles1 - first1 : Plan::tile_group;
+  const index_t i0 = static_cast<index_t>(in_band / width) * tile_side;
+  const index_t j0 = static_cast<index_t>(first1 + in_band % width) * tile_side;
   // Positions of the tile's corner: the outer dimensions (2 and up), then (i0, j0).
   index_t corner[L > 0 ? L : 1], out_corner = lay.out_base;
 #pragma unroll

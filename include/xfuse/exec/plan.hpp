@@ -45,7 +45,8 @@ struct fused_plan {
   static constexpr int L = Leaves::size;
   static constexpr int rank = R;
   static constexpr int block_threads = Policy::block_threads;
-  static constexpr int tile_side = Policy::tile_side;  // the tiled walk's square tile
+  static constexpr int tile_side = Policy::tile_side;    // the tiled walk's square tile
+  static constexpr int tile_group = Policy::tile_group;  // tiles across dimension 1 per band
 
  private:
   static constexpr leaf_sizes sizes = memory_leaf_sizes<Leaves>(std::make_integer_sequence<int, L>{}, sizeof(Out));
