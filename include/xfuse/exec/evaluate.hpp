@@ -101,6 +101,9 @@ std::size_t choose_walk(Plan& p, int cur) {
         static_cast<std::size_t>(Plan::tile_side * (Plan::tile_side + 1)), 16);
     if (bytes > 0 && bytes <= default_dynamic_smem) {
       p.mode = walk::tiled;
+      constexpr index_t t = Plan::tile_side;
+      p.tile_count[0] = fast_divmod((lay.extent[0] + t - 1) / t);
+      p.tile_count[1] = fast_divmod((lay.extent[1] + t - 1) / t);
       return bytes;
     }
     unstage();

@@ -263,25 +263,22 @@ __device__ void bulk_path(const Plan& p, unsigned char* smem) {
 
 // ---------------------------------------------------------------- tiled path
 // Dimension 0 is contiguous in the output; some leaves are contiguous along dimension 1 instead
-// (a transpose). A block takes a 32x32 tile: those leaves are read along dimension 1 (coalesced)
-// into shared memory, then every thread computes along dimension 0 (coalesced stores).
+// (a transpose). A block takes a square tile: those leaves are read along dimension 1 (coalesced)
+// into shared memory, then every thread computes along dimension 0 (coalesced stores). The walk
+// is bound by instruction issue, not memory, unless its per-element work is a few instructions:
+// every position is set up once per block and advanced by one add per element.
 template <class Plan>
 __device__ void tiled_path(const Plan& p, unsigned char* smem) {
-  constexpr int B = Plan::block_threads, L = Plan::L, tile_side = Plan::tile_side, rows = B / tile_side,
-                per = tile_side / rows;
+  constexpr int B = Plan::block_threads, L = Plan::L, T = Plan::tile_side, rows = B / T, per = T / rows;
   constexpr int MR = layout<Plan::rank, Plan::L>::max_rank;
   constexpr auto leaf_seq = std::make_integer_sequence<int, L>{};
   const auto& lay = p.lay;
-  // Block -> (outer index, band of tile_group tiles across dimension 1, tile along 0, tile within
-  // the band); 32-bit: the grid has fewer than 2^31 blocks. The last band may be narrower.
-  const auto tiles0 = static_cast<unsigned>((lay.extent[0] + tile_side - 1) / tile_side);
-  const auto tiles1 = static_cast<unsigned>((lay.extent[1] + tile_side - 1) / tile_side);
-  const unsigned per_matrix = tiles0 * tiles1, b = blockIdx.x % per_matrix, band_blocks = tiles0 * Plan::tile_group;
-  index_t outer = blockIdx.x / per_matrix;
-  const unsigned band = b / band_blocks, first1 = band * Plan::tile_group, in_band = b - band * band_blocks;
-  const unsigned width = tiles1 - first1 < static_cast<unsigned>(Plan::tile_group) ? tiles1 - first1 : Plan::tile_group;
-  const index_t i0 = static_cast<index_t>(in_band / width) * tile_side;
-  const index_t j0 = static_cast<index_t>(first1 + in_band % width) * tile_side;
+  // Block -> (tile along 0, tile along 1, outer index), dividing by the tile counts of the plan.
+  const auto b = static_cast<index_t>(blockIdx.x);
+  const index_t q = p.tile_count[0].div(b);
+  const index_t i0 = (b - q * static_cast<index_t>(p.tile_count[0].divisor)) * T;
+  index_t outer = p.tile_count[1].div(q);
+  const index_t j0 = (q - outer * static_cast<index_t>(p.tile_count[1].divisor)) * T;
   // Positions of the tile's corner: the outer dimensions (2 and up), then (i0, j0).
   index_t corner[L > 0 ? L : 1], out_corner = lay.out_base;
 #pragma unroll
@@ -292,38 +289,41 @@ __device__ void tiled_path(const Plan& p, unsigned char* smem) {
     if (d < lay.rank) {
       index_t r = outer;
       if (d + 1 < lay.rank) {
-        const index_t q = lay.div[d].div(outer);
-        r = outer - q * lay.extent[d];
-        outer = q;
+        const index_t qd = lay.div[d].div(outer);
+        r = outer - qd * lay.extent[d];
+        outer = qd;
       }
 #pragma unroll
       for (int k = 0; k < L; ++k) corner[k] += r * lay.stride[k][d];
       out_corner += r * lay.out_stride[d];
     }
   }
-  const int tx = static_cast<int>(threadIdx.x) % tile_side, ty = static_cast<int>(threadIdx.x) / tile_side;
-  const index_t n0 = lay.extent[0] - i0, n1 = lay.extent[1] - j0;
+  const int tx = static_cast<int>(threadIdx.x) % T, ty = static_cast<int>(threadIdx.x) / T;
+  // The tile's extent (less than T at the edges).
+  const int m0 = lay.extent[0] - i0 < T ? static_cast<int>(lay.extent[0] - i0) : T;
+  const int m1 = lay.extent[1] - j0 < T ? static_cast<int>(lay.extent[1] - j0) : T;
 
   // Leaves read in place go first, so their loads are in flight while the staged ones arrive.
+  // Thread (tx, ty) takes elements (i = tx, j = ty + r * rows).
   typename leaf_values<typename Plan::leaves_type, per>::type vals;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          using Leaf = tuple_element_t<K, typename Plan::leaves_type>;
+          if constexpr (Leaf::in_memory) {
+            if (p.staged[K]) return;
+          }
+          const auto& leaf = get<K>(p.leaves);
+          index_t at = corner[K] + tx * lay.stride[K][0] + ty * lay.stride[K][1];
+          const index_t step = rows * lay.stride[K][1];
 #pragma unroll
-  for (int r = 0; r < per; ++r) {
-    const int j = ty + r * rows;
-    if (tx >= n0 || j >= n1) continue;
-    [&]<int... K>(std::integer_sequence<int, K...>) {
-      (
-          [&] {
-            using Leaf = tuple_element_t<K, typename Plan::leaves_type>;
-            if constexpr (Leaf::in_memory) {
-              if (p.staged[K]) return;
-            }
-            get<K>(vals).v[r] = get<K>(p.leaves).at(corner[K] + tx * lay.stride[K][0] + j * lay.stride[K][1]);
-          }(),
-          ...);
-    }(leaf_seq);
-  }
+          for (int r = 0; r < per; ++r, at += step)
+            if (tx < m0 && ty + r * rows < m1) get<K>(vals).v[r] = leaf.at(at);
+        }(),
+        ...);
+  }(leaf_seq);
 
-  // Stage: row i, column j of the tile, read along j (the leaf's contiguous dimension).
+  // Stage: row i = ty + r * rows, column tx of the tile, read along the leaf's contiguous dimension.
   [&]<int... K>(std::integer_sequence<int, K...>) {
     (
         [&] {
@@ -331,12 +331,13 @@ __device__ void tiled_path(const Plan& p, unsigned char* smem) {
           if constexpr (Leaf::in_memory) {
             if (p.staged[K] && p.alias[K] == K) {
               using V = typename Leaf::value_type;
-              V* s = reinterpret_cast<V*>(smem + p.smem_offset[K]);
-              for (int r = 0; r < per; ++r) {
-                const int i = ty + r * rows;
-                if (i < n0 && tx < n1)
-                  s[i * (tile_side + 1) + tx] = get<K>(p.leaves).at(corner[K] + i * lay.stride[K][0] + tx * lay.stride[K][1]);
-              }
+              V* s = reinterpret_cast<V*>(smem + p.smem_offset[K]) + ty * (T + 1) + tx;
+              const auto& leaf = get<K>(p.leaves);
+              index_t at = corner[K] + ty * lay.stride[K][0] + tx * lay.stride[K][1];
+              const index_t step = rows * lay.stride[K][0];
+#pragma unroll
+              for (int r = 0; r < per; ++r, at += step)
+                if (ty + r * rows < m0 && tx < m1) s[r * rows * (T + 1)] = leaf.at(at);
             }
           }
         }(),
@@ -345,29 +346,25 @@ __device__ void tiled_path(const Plan& p, unsigned char* smem) {
   __syncthreads();
 
   // Element (i = tx, j = ty + r * rows) of the staged leaves, read across the tile.
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          using Leaf = tuple_element_t<K, typename Plan::leaves_type>;
+          if constexpr (Leaf::in_memory) {
+            if (p.staged[K]) {
+              const auto* s = reinterpret_cast<const typename Leaf::value_type*>(smem + p.smem_offset[K]) + tx * (T + 1) + ty;
 #pragma unroll
-  for (int r = 0; r < per; ++r) {
-    const int j = ty + r * rows;
-    if (tx >= n0 || j >= n1) continue;
-    [&]<int... K>(std::integer_sequence<int, K...>) {
-      (
-          [&] {
-            using Leaf = tuple_element_t<K, typename Plan::leaves_type>;
-            if constexpr (Leaf::in_memory) {
-              if (p.staged[K]) {
-                const auto* s = reinterpret_cast<const typename Leaf::value_type*>(smem + p.smem_offset[K]);
-                get<K>(vals).v[r] = s[tx * (tile_side + 1) + j];
-              }
+              for (int r = 0; r < per; ++r) get<K>(vals).v[r] = s[r * rows];
             }
-          }(),
-          ...);
-    }(leaf_seq);
-  }
+          }
+        }(),
+        ...);
+  }(leaf_seq);
+  typename Plan::out_type* out = p.out + out_corner + tx * lay.out_stride[0] + ty * lay.out_stride[1];
+  const index_t out_step = rows * lay.out_stride[1];
 #pragma unroll
-  for (int r = 0; r < per; ++r) {
-    const int j = ty + r * rows;
-    if (tx < n0 && j < n1) p.out[out_corner + tx * lay.out_stride[0] + j * lay.out_stride[1]] = compute(p, vals, r, leaf_seq);
-  }
+  for (int r = 0; r < per; ++r, out += out_step)
+    if (tx < m0 && ty + r * rows < m1) *out = compute(p, vals, r, leaf_seq);
 }
 
 template <class Plan>

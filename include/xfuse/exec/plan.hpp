@@ -45,8 +45,7 @@ struct fused_plan {
   static constexpr int L = Leaves::size;
   static constexpr int rank = R;
   static constexpr int block_threads = Policy::block_threads;
-  static constexpr int tile_side = Policy::tile_side;    // the tiled walk's square tile
-  static constexpr int tile_group = Policy::tile_group;  // tiles across dimension 1 per band
+  static constexpr int tile_side = Policy::tile_side;  // the tiled walk's square tile
 
  private:
   static constexpr leaf_sizes sizes = memory_leaf_sizes<Leaves>(std::make_integer_sequence<int, L>{}, sizeof(Out));
@@ -85,6 +84,7 @@ struct fused_plan {
   bool row_chunks;                   // a chunk of E elements never crosses the innermost dimension
   walk mode;
   bool staged[L > 0 ? L : 1];        // bulk/tiled: leaf k goes through shared memory
+  fast_divmod tile_count[2];         // tiled: tiles along dimensions 0 and 1
   int smem_offset[L > 0 ? L : 1];    // where leaf k's staged values start (an alias shares its source's)
 };
 

@@ -23,10 +23,6 @@ struct elementwise_policy {
   static constexpr int bulk_tile_bytes = 64 * 1024;
   // Transposed leaves go through shared memory in square tiles of this edge.
   static constexpr int tile_side = 32;
-  // Consecutive blocks of the tiled walk take this many tiles across dimension 1 before moving
-  // along dimension 0, so the blocks resident at once cover a compact patch of tiles and every
-  // operand is read in runs of several tiles, not one 128-byte row per DRAM page.
-  static constexpr int tile_group = 16;
 };
 
 }  // namespace xf::detail
