@@ -266,7 +266,8 @@ __device__ void bulk_path(const Plan& p, unsigned char* smem) {
 // (a transpose). A block takes a square tile: those leaves are read along dimension 1 (coalesced)
 // into shared memory, then every thread computes along dimension 0 (coalesced stores). The walk
 // is bound by instruction issue, not memory, unless its per-element work is a few instructions:
-// every position is set up once per block and advanced by one add per element.
+// every position is set up once per block and advanced by one add per element. (The loops over r
+// have constant trip counts and unroll without a pragma, which EDG rejects inside these lambdas.)
 template <class Plan>
 __device__ void tiled_path(const Plan& p, unsigned char* smem) {
   constexpr int B = Plan::block_threads, L = Plan::L, T = Plan::tile_side, rows = B / T, per = T / rows;
@@ -316,7 +317,6 @@ __device__ void tiled_path(const Plan& p, unsigned char* smem) {
           const auto& leaf = get<K>(p.leaves);
           index_t at = corner[K] + tx * lay.stride[K][0] + ty * lay.stride[K][1];
           const index_t step = rows * lay.stride[K][1];
-#pragma unroll
           for (int r = 0; r < per; ++r, at += step)
             if (tx < m0 && ty + r * rows < m1) get<K>(vals).v[r] = leaf.at(at);
         }(),
@@ -335,7 +335,6 @@ __device__ void tiled_path(const Plan& p, unsigned char* smem) {
               const auto& leaf = get<K>(p.leaves);
               index_t at = corner[K] + ty * lay.stride[K][0] + tx * lay.stride[K][1];
               const index_t step = rows * lay.stride[K][0];
-#pragma unroll
               for (int r = 0; r < per; ++r, at += step)
                 if (ty + r * rows < m0 && tx < m1) s[r * rows * (T + 1)] = leaf.at(at);
             }
@@ -353,7 +352,6 @@ __device__ void tiled_path(const Plan& p, unsigned char* smem) {
           if constexpr (Leaf::in_memory) {
             if (p.staged[K]) {
               const auto* s = reinterpret_cast<const typename Leaf::value_type*>(smem + p.smem_offset[K]) + tx * (T + 1) + ty;
-#pragma unroll
               for (int r = 0; r < per; ++r) get<K>(vals).v[r] = s[r * rows];
             }
           }

@@ -45,7 +45,6 @@ struct fused_plan {
   static constexpr int L = Leaves::size;
   static constexpr int rank = R;
   static constexpr int block_threads = Policy::block_threads;
-  static constexpr int tile_side = Policy::tile_side;  // the tiled walk's square tile
 
  private:
   static constexpr leaf_sizes sizes = memory_leaf_sizes<Leaves>(std::make_integer_sequence<int, L>{}, sizeof(Out));
@@ -70,6 +69,13 @@ struct fused_plan {
                                     : L <= 2                         ? 5
                                     : L <= 4                         ? 4
                                                                      : 3;
+  // The tiled walk's square tile: Policy::tile_side, halved (down to 32) while a thread's values,
+  // tile_side^2 / block_threads elements of every leaf, exceed Policy::bytes_in_flight.
+  static constexpr int tile_side = [] {
+    int t = Policy::tile_side;
+    while (t > 32 && static_cast<std::size_t>(t * t / block_threads) * (loaded > 0 ? loaded : sizeof(Out)) > Policy::bytes_in_flight) t /= 2;
+    return t;
+  }();
   // The bulk walk's tile: about Policy::bulk_tile_bytes of staged input per block.
   static constexpr int UB = clamp_pow2(Policy::bulk_tile_bytes / (block_threads * E * (loaded > 0 ? loaded : sizeof(Out))), 1, 64);
   static constexpr index_t bulk_tile = static_cast<index_t>(block_threads) * UB * E;

@@ -21,8 +21,9 @@ struct elementwise_policy {
   // per block and tile.
   static constexpr bool bulk_copy = true;
   static constexpr int bulk_tile_bytes = 64 * 1024;
-  // Transposed leaves go through shared memory in square tiles of this edge.
-  static constexpr int tile_side = 32;
+  // Transposed leaves go through shared memory in square tiles of this edge, or of half of it when
+  // a thread's share of every leaf would exceed bytes_in_flight (fused_plan::tile_side).
+  static constexpr int tile_side = 64;
 };
 
 }  // namespace xf::detail
