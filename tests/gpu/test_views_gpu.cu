@@ -54,6 +54,16 @@ TEST_CASE("broadcasting of size-1 and missing dimensions on the device", "[gpu][
   const auto cube = both(uniform<std::int32_t>(3 * 1 * 8, -50, 50), xf::dims<3>{3, 1, 8});
   const auto mat = both(uniform<std::int32_t>(5 * 8, -50, 50), xf::dims<2>{5, 8});
   same_on_both<std::int32_t>("(3,1,8) - (5,8)", [](const auto& x, const auto& y) { return x - y; }, 0, cube, mat);
+  // Rows long enough for the rows walk's whole chunks: a thread's chunks stay in one row (positions
+  // advance), cross into the next row, or cross two dimensions at once (rank 3).
+  for (xf::index_t n : {1024, 4096, 6144}) {
+    const auto c = both(uniform<float>(300, -1, 1), xf::dims<2>{300, 1});
+    const auto r = both(uniform<float>(static_cast<std::size_t>(n), -1, 1), xf::dims<2>{1, n});
+    same_on_both<float>("(300,1) + (1," + std::to_string(n) + ")", [](const auto& x, const auto& y) { return x + y; }, 0, c, r);
+  }
+  const auto c3 = both(uniform<std::int8_t>(7, -50, 50), xf::dims<3>{7, 1, 1});
+  const auto r3 = both(uniform<std::int8_t>(33 * 2048, -50, 50), xf::dims<3>{1, 33, 2048});
+  same_on_both<std::int8_t>("(7,1,1) - (1,33,2048) int8", [](const auto& x, const auto& y) { return x - y; }, 0, c3, r3);
   const auto single = both(uniform<float>(1, -1, 1), xf::dims<1>{1});
   same_on_both<float>("(1,) + (n,1)", [](const auto& x, const auto& y) { return x + y; }, 0, single, col);
 }
