@@ -19,7 +19,9 @@ constexpr leaf_sizes memory_leaf_sizes(std::integer_sequence<int, I...>, std::si
   constexpr bool in_memory[] = {tuple_element_t<I, Leaves>::in_memory..., false};
   constexpr std::size_t size[] = {sizeof(typename tuple_element_t<I, Leaves>::value_type)..., 0};
   leaf_sizes s{out_size, out_size, 0};
-  for (std::size_t i = 0; i < sizeof...(I); ++i) {
+  // The arrays end in a sentinel (not in memory), so the loop bound is never a constant zero
+  // (which EDG warns about for expressions without leaves).
+  for (std::size_t i = 0; i < std::size(in_memory); ++i) {
     if (!in_memory[i]) continue;
     if (size[i] < s.smallest) s.smallest = size[i];
     if (size[i] > s.largest) s.largest = size[i];
