@@ -31,7 +31,11 @@ __global__ void hand_ternary(const T* x, const T* y, const T* z, T* out, xf::ind
 }
 inline unsigned blocks(xf::index_t n) { return static_cast<unsigned>((n + 255) / 256); }
 
-void set_ratios(benchmark::State& state, double fused, double cub, double hand, double unfused) {
+// The counters of a contiguous case: its bandwidth, and the baselines measured beside it.
+void report_case(benchmark::State& state, double fused, double bytes, double cub, double hand, double unfused,
+                 int passes_unfused) {
+  report(state, fused, bytes);
+  state.counters["passes_unfused"] = passes_unfused;
   state.counters["vs_cub"] = cub / fused;
   state.counters["vs_hand"] = hand / fused;
   state.counters["vs_unfused"] = unfused / fused;
@@ -57,9 +61,7 @@ void squared_diff(benchmark::State& state) {
     const xf::array<T, 1> t2 = x - y;
     out.assign(t1 * t2);
   });
-  report(state, fused, 3.0 * n * sizeof(T));
-  set_ratios(state, fused, cub, hand, unfused);
-  state.counters["passes_unfused"] = 3;
+  report_case(state, fused, 3.0 * n * sizeof(T), cub, hand, unfused, 3);
 }
 
 void axpy(benchmark::State& state) {
@@ -78,9 +80,7 @@ void axpy(benchmark::State& state) {
     const xf::array<float, 1> t = a * x;
     out.assign(t + y);
   });
-  report(state, fused, 3.0 * n * 4);
-  set_ratios(state, fused, cub, hand, unfused);
-  state.counters["passes_unfused"] = 2;
+  report_case(state, fused, 3.0 * n * 4, cub, hand, unfused, 2);
 }
 
 void sin_cos_sqrt(benchmark::State& state) {
@@ -101,9 +101,7 @@ void sin_cos_sqrt(benchmark::State& state) {
     const xf::array<float, 1> t4 = t2 / t3;
     out.assign(t1 + t4);
   });
-  report(state, fused, 4.0 * n * 4);
-  set_ratios(state, fused, cub, hand, unfused);
-  state.counters["passes_unfused"] = 5;
+  report_case(state, fused, 4.0 * n * 4, cub, hand, unfused, 5);
 }
 
 void softplus(benchmark::State& state) {
@@ -123,9 +121,7 @@ void softplus(benchmark::State& state) {
     const xf::array<double, 1> t5 = xf::log1p(t4);
     out.assign(t1 + t5);
   });
-  report(state, fused, 2.0 * n * 8);
-  set_ratios(state, fused, cub, hand, unfused);
-  state.counters["passes_unfused"] = 6;
+  report_case(state, fused, 2.0 * n * 8, cub, hand, unfused, 6);
 }
 
 // ---------------------------------------------------------------- strided and broadcast (8192^2 f32)
