@@ -1,5 +1,6 @@
 // Arrays, expressions and element-wise math: everything but the library-backed layers (no cuBLAS,
-// cuSOLVER or CUB here, to keep builds quick). Complex element types need <xfuse/complex.hpp>.
+// cuSOLVER or CUB here, to keep builds quick). Complex element types need <xfuse/complex.hpp>,
+// half and bfloat16 <xfuse/half.hpp>.
 #pragma once
 
 #include "core/config.hpp"

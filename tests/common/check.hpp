@@ -9,6 +9,7 @@
 
 #include "catch.hpp"
 #include <xfuse/complex.hpp>
+#include <xfuse/half.hpp>
 
 namespace xf_test {
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <xfuse/complex.hpp>
+#include <xfuse/half.hpp>
 
 namespace xf_test {
 

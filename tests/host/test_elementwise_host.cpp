@@ -320,3 +320,23 @@ TEST_CASE("fused chains evaluate like the step-by-step computation", "[elementwi
   for (std::size_t i = 0; i < n; ++i) soft[i] = static_cast<double>(std::max(ld(0), ld(xd[i])) + log1pl(expl(-fabsl(xd[i]))));
   require_all_close(xf::to_host(xf::eval(xf::maximum(0, ad) + xf::log1p(xf::exp(-xf::abs(ad))))), soft, 8 * eps<double>(), 0, "softplus");
 }
+
+TEST_CASE("the kernel's divisions by a run-time constant are exact", "[layout][host]") {
+  std::mt19937_64 gen(Catch::rngSeed());
+  std::vector<xf::index_t> divisors = {1, 2, 3, 7, 8192, 8191, 1000003, (xf::index_t{1} << 30) + 1,
+                                       (xf::index_t{1} << 31) - 1};
+  for (int i = 0; i < 200; ++i) divisors.push_back(1 + static_cast<xf::index_t>(gen() % ((std::uint64_t{1} << 31) - 1)));
+  for (const xf::index_t d : divisors) {
+    const xf::detail::fast_divmod f(d);
+    std::vector<std::uint32_t> dividends = {0, 1, static_cast<std::uint32_t>(d - 1), static_cast<std::uint32_t>(d),
+                                            0x7fffffffu, 0x7ffffffeu};
+    for (int j = 0; j < 500; ++j) dividends.push_back(static_cast<std::uint32_t>(gen() & 0x7fffffffu));
+    for (const std::uint32_t n32 : dividends) {
+      INFO("n = " << n32 << ", d = " << d);
+      REQUIRE(f.div32(n32) == n32 / static_cast<std::uint64_t>(d));
+      REQUIRE(f.div(n32) == static_cast<xf::index_t>(n32 / static_cast<std::uint64_t>(d)));
+      const auto n64 = static_cast<xf::index_t>(gen() >> 1);
+      REQUIRE(f.div(n64) == n64 / d);
+    }
+  }
+}

@@ -6,7 +6,6 @@
 // `a(...) = expr` (assigning to a temporary view) and `a += expr` write into a's memory.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -56,6 +55,8 @@ template <element V, int R, class Space>
 class array {
   static_assert(R >= 0, "xf::array: the rank cannot be negative");
   static_assert(detail::is_space<Space>, "xf::array: the space is xf::device or xf::host");
+  static_assert(!is_low_precision<V> || detail::low_precision_ops<V>::available,
+                "xf::array of xf::half or xf::bfloat16 needs #include <xfuse/half.hpp> (or <xfuse/xfuse.hpp>)");
 
  public:
   using xf_expression_tag = void;
@@ -162,7 +163,8 @@ class array {
   bool empty() const noexcept { return size() == 0; }
   // Owning device (-1 for host arrays).
   int device_id() const noexcept { return device_; }
-  const std::shared_ptr<void>& buffer() const noexcept { return buffer_; }
+  // The shared block of memory under this array (and every view of it).
+  const detail::buffer& buffer() const noexcept { return buffer_; }
 
   // The value of a size-1 array; for a device array, waits for the current stream.
   V item() const { return detail::read_item(*this); }
@@ -419,16 +421,16 @@ class array {
   }
 
   // ---------------------------------------------------------------- wrapping caller memory
-  // An array over memory the caller owns (no copy). `keep_alive`, if given, is held as long as
-  // any view of the array lives. Device pointers are checked with cudaPointerGetAttributes.
-  static array wrap(V* ptr, const shape_type& shape, const shape_type& strides,
-                    std::shared_ptr<void> keep_alive = {}) {
+  // An array over memory the caller owns (no copy). `keep_alive`, if given (any copyable object,
+  // e.g. the std::shared_ptr that owns the memory), is held as long as any view of the array lives.
+  // Device pointers are checked with cudaPointerGetAttributes.
+  template <class KeepAlive = std::nullptr_t>
+  static array wrap(V* ptr, const shape_type& shape, const shape_type& strides, KeepAlive keep_alive = nullptr) {
     array a;
     check_extents(shape, "xf::array::wrap");
     a.shape_ = shape;
     a.strides_ = strides;
     a.data_ = ptr;
-    a.buffer_ = keep_alive ? std::move(keep_alive) : std::shared_ptr<void>(std::shared_ptr<void>(), ptr);
     if constexpr (std::is_same_v<Space, device>) {
       cudaPointerAttributes attr{};
       XF_CUDA_CHECK(cudaPointerGetAttributes(&attr, ptr));
@@ -436,9 +438,11 @@ class array {
         throw device_error("xf::array::wrap: the pointer is not device memory (use xf::array<V, R, xf::host>::wrap)");
       a.device_ = attr.device;
     }
+    a.buffer_ = detail::buffer::borrowing(ptr, std::move(keep_alive));
     return a;
   }
-  static array wrap(V* ptr, const shape_type& shape, std::shared_ptr<void> keep_alive = {}) {
+  template <class KeepAlive = std::nullptr_t>
+  static array wrap(V* ptr, const shape_type& shape, KeepAlive keep_alive = nullptr) {
     return wrap(ptr, shape, detail::c_strides(shape), std::move(keep_alive));
   }
 
@@ -554,7 +558,7 @@ class array {
     return true;
   }
 
-  std::shared_ptr<void> buffer_;
+  detail::buffer buffer_;
   V* data_ = nullptr;
   shape_type shape_{};
   shape_type strides_{};

@@ -67,7 +67,7 @@ void device_to_host_buffer(const array<T, R, device>& a, T* out) {
 #else
   // Without a kernel: copy the span of memory the view covers, then gather on the host.
   const byte_range r = range_of<R>(a.data(), sizeof(T), a.shape(), a.strides().data(), 0);
-  const std::unique_ptr<T[]> span(new T[(r.hi - r.lo) / sizeof(T)]);
+  const scratch<T> span((r.hi - r.lo) / sizeof(T));
   copy_device_to_host(span.get(), reinterpret_cast<const void*>(r.lo), r.hi - r.lo);
   const index_t shift = static_cast<index_t>((reinterpret_cast<std::uintptr_t>(a.data()) - r.lo) / sizeof(T));
   const auto view = array<T, R, host>::wrap(span.get() + shift, a.shape(), a.strides());
@@ -123,7 +123,7 @@ array<T, static_cast<int>(N), Space> asarray(std::span<const T> values, const in
 template <element T, class Space = device, std::size_t N>
 array<T, static_cast<int>(N), Space> asarray(const std::vector<T>& values, const std::array<index_t, N>& shape) {
   if constexpr (is_bool<T>) {  // std::vector<bool> packs bits: unpack first
-    const std::unique_ptr<bool[]> unpacked(new bool[values.size()]);
+    const detail::scratch<bool> unpacked(values.size());
     for (std::size_t i = 0; i < values.size(); ++i) unpacked[i] = values[i];
     return asarray<T, Space>(std::span<const T>(unpacked.get(), values.size()), shape);
   } else {
@@ -176,7 +176,7 @@ std::vector<T> to_host(const array<T, R, Space>& a) {
     else if (n) array<T, R, host>::wrap(out, a.shape()).assign(a);
   };
   if constexpr (is_bool<T>) {  // std::vector<bool> packs bits: go through a byte buffer
-    const std::unique_ptr<bool[]> bytes(new bool[n]);
+    const detail::scratch<bool> bytes(n);
     fill(bytes.get());
     return std::vector<bool>(bytes.get(), bytes.get() + n);
   } else {
@@ -270,7 +270,7 @@ array<T, R, device> detail::copy_to_device(const array<T, R, device>& a, int tar
   device_guard g(target);
   if (!detail::peer_access(a.device_id(), target)) {
     // No peer path between the devices: through the host (this waits for the source's stream).
-    std::unique_ptr<T[]> staging(new T[static_cast<std::size_t>(src.size())]);
+    const scratch<T> staging(static_cast<std::size_t>(src.size()));
     {
       device_guard source(a.device_id());
       device_to_host_buffer(src, staging.get());

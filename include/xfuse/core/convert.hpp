@@ -43,12 +43,10 @@ XF_HD XF_FORCEINLINE To convert(const From& x) {
     return x != From(0);
   } else if constexpr (is_bool<From>) {
     return To(x ? 1.0f : 0.0f);
-  } else if constexpr (std::is_same_v<To, half>) {
-    if constexpr (std::is_same_v<From, double>) return __double2half(x);
-    else return __float2half_rn(static_cast<float>(x));
-  } else if constexpr (std::is_same_v<To, bfloat16>) {
-    if constexpr (std::is_same_v<From, double>) return __double2bfloat16(x);
-    else return __float2bfloat16_rn(static_cast<float>(x));
+  } else if constexpr (is_low_precision<To>) {
+    static_assert(low_precision_ops<To>::available, "xf::half and xf::bfloat16 need #include <xfuse/half.hpp>");
+    if constexpr (std::is_same_v<From, double>) return low_precision_ops<To>::from(x);
+    else return low_precision_ops<To>::from(static_cast<float>(x));
   } else if constexpr (is_integer<To> && std::is_floating_point_v<From>) {
     return float_to_int<To>(x);
   } else {

@@ -2,7 +2,6 @@
 // `xf::device` is also the memory-space tag of device arrays; `xf::host` that of host arrays.
 #pragma once
 
-#include <atomic>
 #include <string>
 #include <vector>
 

@@ -4,10 +4,13 @@
 #include <type_traits>
 
 #include <cuda/std/__fwd/complex.h>  // names cuda::std::complex without its 2 s of parsing
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 
 #include "config.hpp"
+
+// Named here, defined by cuda_fp16.h and cuda_bf16.h through <xfuse/half.hpp>: those headers cost
+// about 0.6 s of every build, so programs without 16-bit floats do not parse them.
+struct __half;
+struct __nv_bfloat16;
 
 namespace xf {
 
@@ -100,6 +103,14 @@ inline constexpr bool is_low_precision = std::is_same_v<T, half> || std::is_same
 // The type arithmetic runs in: float for the 16-bit floats, the type itself otherwise.
 template <class T>
 using compute_t = std::conditional_t<is_low_precision<T>, float, T>;
+
+namespace detail {
+// Conversions into the 16-bit floats; <xfuse/half.hpp> defines them.
+template <class T>
+struct low_precision_ops {
+  static constexpr bool available = false;
+};
+}  // namespace detail
 
 // The real type underneath a complex one (float for complex64), the type itself otherwise.
 template <class T>

@@ -3,14 +3,13 @@
 // never races with work still queued on that stream; freed memory stays in the pool for reuse.
 #pragma once
 
-#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <memory>
 #include <new>
 #include <string>
 
+#include "buffer.hpp"
 #include "stream.hpp"
 
 namespace xf {
@@ -58,16 +57,16 @@ class device_pool {
     XF_CUDA_CHECK(cudaMemPoolCreate(&pool_, &props));
     std::uint64_t keep_everything = UINT64_MAX;  // freed memory is reused, not returned
     XF_CUDA_CHECK(cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &keep_everything));
-    limit_ = parse_memory_limit(std::getenv("XFUSE_GPU_MEMORY_LIMIT"), device(dev).total_memory());
+    limit_.store(parse_memory_limit(std::getenv("XFUSE_GPU_MEMORY_LIMIT"), device(dev).total_memory()), order::relaxed);
   }
 
   void* allocate(std::size_t bytes, cudaStream_t s) {
     if (bytes == 0) return nullptr;
     const std::size_t n = (bytes + pool_rounding - 1) / pool_rounding * pool_rounding;
-    const std::size_t before = used_.fetch_add(n, std::memory_order_relaxed);
-    const std::size_t lim = limit_.load(std::memory_order_relaxed);
+    const std::size_t before = used_.fetch_add(n, order::relaxed);
+    const std::size_t lim = limit_.load(order::relaxed);
     if (lim && before + n > lim) {
-      used_.fetch_sub(n, std::memory_order_relaxed);
+      used_.fetch_sub(n, order::relaxed);
       throw_out_of_memory(bytes, "the pool's limit");
     }
     void* p = nullptr;
@@ -79,7 +78,7 @@ class device_pool {
       if (e == cudaSuccess) e = cudaMallocFromPoolAsync(&p, bytes, pool_, s);
     }
     if (e != cudaSuccess) {
-      used_.fetch_sub(n, std::memory_order_relaxed);
+      used_.fetch_sub(n, order::relaxed);
       (void)cudaGetLastError();
       if (e == cudaErrorMemoryAllocation) throw_out_of_memory(bytes, "the device's memory");
       throw_cuda_error(e, "cudaMallocFromPoolAsync(&p, bytes, pool, stream)", __FILE__, __LINE__);
@@ -90,17 +89,17 @@ class device_pool {
   void deallocate(void* p, std::size_t bytes, cudaStream_t s) noexcept {
     if (!p) return;
     XF_CUDA_CHECK_NOTHROW(cudaFreeAsync(p, s));
-    used_.fetch_sub((bytes + pool_rounding - 1) / pool_rounding * pool_rounding, std::memory_order_relaxed);
+    used_.fetch_sub((bytes + pool_rounding - 1) / pool_rounding * pool_rounding, order::relaxed);
   }
 
-  std::size_t used_bytes() const noexcept { return used_.load(std::memory_order_relaxed); }
+  std::size_t used_bytes() const noexcept { return used_.load(order::relaxed); }
   std::size_t total_bytes() const {
     std::uint64_t reserved = 0;
     XF_CUDA_CHECK(cudaMemPoolGetAttribute(pool_, cudaMemPoolAttrReservedMemCurrent, &reserved));
     return reserved;
   }
-  std::size_t limit() const noexcept { return limit_.load(std::memory_order_relaxed); }
-  void set_limit(std::size_t bytes) noexcept { limit_.store(bytes, std::memory_order_relaxed); }
+  std::size_t limit() const noexcept { return limit_.load(order::relaxed); }
+  void set_limit(std::size_t bytes) noexcept { limit_.store(bytes, order::relaxed); }
 
   // Returns the memory no live array uses to the driver. Waits for the device first, so that
   // blocks freed on streams with queued work can go too.
@@ -139,19 +138,19 @@ class device_pool {
 
   cudaMemPool_t pool_ = nullptr;
   int device_;
-  std::atomic<std::size_t> used_{0};
-  std::atomic<std::size_t> limit_{0};
+  atomic<std::size_t> used_{0};
+  atomic<std::size_t> limit_{0};
 };
 
 // The pool of a device, created on first use. Pools live until the process ends (they are not
 // destroyed at exit, when the CUDA runtime may already be gone).
 inline device_pool& pool_for(int dev) {
-  static std::atomic<device_pool*> pools[max_devices];
+  static atomic<device_pool*> pools[max_devices];
   if (dev < 0 || dev >= max_devices) throw device_error("xf: device id " + std::to_string(dev) + " out of range");
-  device_pool* p = pools[dev].load(std::memory_order_acquire);
+  device_pool* p = pools[dev].load(order::acquire);
   if (!p) {
     auto* fresh = new device_pool(dev);
-    if (pools[dev].compare_exchange_strong(p, fresh, std::memory_order_acq_rel)) {
+    if (pools[dev].compare_exchange_strong(p, fresh, order::acq_rel)) {
       p = fresh;
     } else {
       delete fresh;  // another thread won; its pool is in p
@@ -180,20 +179,35 @@ struct device_block_deleter {
 };
 
 // Device memory on the current device, ordered on the current stream.
-inline std::shared_ptr<void> allocate_device(std::size_t bytes) {
+inline buffer allocate_device(std::size_t bytes) {
   const int dev = device::current_id();
   const stream_slot& s = current_slot(dev);
   void* p = pool_for(dev).allocate(bytes, s.handle);
   if (s.owner) s.owner->retain();
-  return std::shared_ptr<void>(p, device_block_deleter{bytes, dev, s.handle, s.owner});
+  return buffer::owning(p, device_block_deleter{bytes, dev, s.handle, s.owner});
 }
 
 // Host memory for host arrays: 64-byte aligned, pageable.
-inline std::shared_ptr<void> allocate_host(std::size_t bytes) {
-  if (bytes == 0) return std::shared_ptr<void>();
+inline buffer allocate_host(std::size_t bytes) {
+  if (bytes == 0) return buffer();
   void* p = ::operator new(bytes, std::align_val_t{64});
-  return std::shared_ptr<void>(p, [](void* q) { ::operator delete(q, std::align_val_t{64}); });
+  return buffer::owning(p, [](void* q) { ::operator delete(q, std::align_val_t{64}); });
 }
+
+// A temporary host array: std::unique_ptr<T[]> without <memory>.
+template <class T>
+class scratch {
+ public:
+  explicit scratch(std::size_t n) : p_(new T[n]) {}
+  ~scratch() { delete[] p_; }
+  scratch(const scratch&) = delete;
+  scratch& operator=(const scratch&) = delete;
+  T* get() const noexcept { return p_; }
+  T& operator[](std::size_t i) const noexcept { return p_[i]; }
+
+ private:
+  T* p_;
+};
 
 // Makes memory of device `owner` usable from the current device, or throws device_error naming
 // both devices. Peer access is checked and enabled once per pair.
@@ -201,9 +215,9 @@ inline std::shared_ptr<void> allocate_host(std::size_t bytes) {
 // the owner's pool opened to `cur`); checked and enabled once per pair of devices.
 inline bool peer_access(int owner, int cur) {
   if (owner < 0 || owner == cur) return true;  // host memory, or the current device
-  static std::atomic<signed char> state[max_devices][max_devices];  // 0 unknown, 1 yes, -1 no
+  static atomic<signed char> state[max_devices][max_devices];  // 0 unknown, 1 yes, -1 no
   auto& s = state[cur][owner];
-  signed char v = s.load(std::memory_order_acquire);
+  signed char v = s.load(order::acquire);
   if (v == 0) {
     int can = 0;
     XF_CUDA_CHECK(cudaDeviceCanAccessPeer(&can, cur, owner));
@@ -216,7 +230,7 @@ inline bool peer_access(int owner, int cur) {
       pool_for(owner).grant_access(cur);  // pool memory needs its own access grant
     }
     v = can ? 1 : -1;
-    s.store(v, std::memory_order_release);
+    s.store(v, order::release);
   }
   return v > 0;
 }

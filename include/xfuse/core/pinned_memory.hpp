@@ -3,7 +3,6 @@
 // it, and is handed out again only once that event has completed.
 #pragma once
 
-#include <atomic>
 #include <cstdlib>
 #include <utility>
 #include <vector>
@@ -115,13 +114,13 @@ class pinned_pool {
   struct lock {
     const pinned_pool* p;
     explicit lock(const pinned_pool* pool) : p(pool) {
-      while (p->busy_.test_and_set(std::memory_order_acquire)) {
+      while (p->busy_.exchange(true, order::acquire)) {
       }
     }
-    ~lock() { p->busy_.clear(std::memory_order_release); }
+    ~lock() { p->busy_.store(false, order::release); }
   };
 
-  mutable std::atomic_flag busy_ = ATOMIC_FLAG_INIT;
+  mutable atomic<bool> busy_{false};
   std::vector<block> free_;
   std::size_t used_ = 0, total_ = 0;
 };

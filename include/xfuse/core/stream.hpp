@@ -3,9 +3,9 @@
 // default stream (cudaStreamPerThread), so threads do not serialise on the legacy stream.
 #pragma once
 
-#include <atomic>
 #include <utility>
 
+#include "atomic.hpp"
 #include "device.hpp"
 
 namespace xf {
@@ -19,11 +19,11 @@ namespace detail {
 struct stream_owner {
   cudaStream_t handle = nullptr;
   int device = 0;
-  std::atomic<int> refs{1};
+  atomic<int> refs{1};
 
-  void retain() noexcept { refs.fetch_add(1, std::memory_order_relaxed); }
+  void retain() noexcept { refs.fetch_add(1, order::relaxed); }
   void release() noexcept {
-    if (refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    if (refs.fetch_sub(1, order::acq_rel) == 1) {
       device_guard g(device);
       XF_CUDA_CHECK_NOTHROW(cudaStreamDestroy(handle));
       delete this;

@@ -153,6 +153,7 @@ void run_expression(Out* out, int out_device, const std::array<index_t, N>& shap
   if (p.lay.size == 0) return;
   p.out = out + p.lay.out_base;
   p.lay.out_base = 0;
+  p.narrow = fits_32_bits(p.lay);
 
   if constexpr (std::is_same_v<Space, device>) {
     static_assert(cuda_tu || always_false<E>,

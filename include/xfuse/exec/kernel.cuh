@@ -9,7 +9,6 @@
 #include "plan.hpp"
 
 #if XF_CUDA_TU
-#include <atomic>
 #include <climits>
 
 namespace xf::detail {
@@ -64,11 +63,38 @@ __device__ XF_FORCEINLINE void store_vector(T* dst, const T* src) {
   for (int i = 0; i < bytes / width; ++i) reinterpret_cast<W*>(dst)[i] = w[i];
 }
 
-// Positions of element q for every leaf and for the output.
+// Positions of element q for every leaf and for the output, in 32-bit arithmetic where the plan
+// allows it (a quarter of the instructions of 64-bit multiply-highs and multiply-adds).
 template <class Plan>
 __device__ XF_FORCEINLINE void positions(const Plan& p, index_t q, index_t (&pos)[Plan::L > 0 ? Plan::L : 1],
                                          index_t& out_pos) {
   constexpr int MR = layout<Plan::rank, Plan::L>::max_rank;
+  if constexpr (MR > 1) {
+    if (p.narrow) {
+      int pos32[Plan::L > 0 ? Plan::L : 1], out32 = static_cast<int>(p.lay.out_base);
+      auto rest = static_cast<unsigned>(q);
+#pragma unroll
+      for (int k = 0; k < Plan::L; ++k) pos32[k] = static_cast<int>(p.lay.base[k]);
+#pragma unroll
+      for (int d = 0; d < MR; ++d) {
+        if (d < p.lay.rank) {
+          unsigned r = rest;
+          if (d + 1 < p.lay.rank) {
+            const unsigned quotient = p.lay.div[d].div32(rest);
+            r = rest - quotient * static_cast<unsigned>(p.lay.extent[d]);
+            rest = quotient;
+          }
+#pragma unroll
+          for (int k = 0; k < Plan::L; ++k) pos32[k] += static_cast<int>(r) * static_cast<int>(p.lay.stride[k][d]);
+          out32 += static_cast<int>(r) * static_cast<int>(p.lay.out_stride[d]);
+        }
+      }
+#pragma unroll
+      for (int k = 0; k < Plan::L; ++k) pos[k] = pos32[k];
+      out_pos = out32;
+      return;
+    }
+  }
 #pragma unroll
   for (int k = 0; k < Plan::L; ++k) pos[k] = p.lay.base[k];
   out_pos = p.lay.out_base;
@@ -373,9 +399,11 @@ __global__ void __launch_bounds__(Plan::block_threads, Plan::min_blocks) fused_k
   using Out = typename Plan::out_type;
   const index_t size = p.lay.size;
 
-  if (p.mode == walk::tiled) {
-    tiled_path(p, smem);
-    return;
+  if constexpr (Plan::rank >= 2) {  // a rank-1 plan is never tiled: no code for it
+    if (p.mode == walk::tiled) {
+      tiled_path(p, smem);
+      return;
+    }
   }
   if (p.mode == walk::bulk) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -431,13 +459,13 @@ __global__ void __launch_bounds__(Plan::block_threads, Plan::min_blocks) fused_k
 // Allows a kernel more than 48 KiB of dynamic shared memory on a device, once.
 template <class Plan>
 void opt_in_shared_memory(int device, std::size_t bytes) {
-  static std::atomic<int> allowed[max_devices];
-  if (allowed[device].load(std::memory_order_relaxed) >= static_cast<int>(bytes)) return;
+  static atomic<int> allowed[max_devices];
+  if (allowed[device].load(order::relaxed) >= static_cast<int>(bytes)) return;
   cudaFuncAttributes attr{};
   XF_CUDA_CHECK(cudaFuncGetAttributes(&attr, fused_kernel<Plan>));
   const int most = static_cast<int>(xf::device(device).properties().sharedMemPerBlockOptin - attr.sharedSizeBytes);
   XF_CUDA_CHECK(cudaFuncSetAttribute(fused_kernel<Plan>, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
-  allowed[device].store(most, std::memory_order_relaxed);
+  allowed[device].store(most, order::relaxed);
 }
 
 template <class Plan>

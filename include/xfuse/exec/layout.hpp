@@ -13,18 +13,30 @@
 namespace xf::detail {
 
 // Division by a run-time constant with a multiply-high and a shift (Granlund and Montgomery),
-// exact for dividends below 2^63: strided and broadcast operands pay no 64-bit division.
+// exact for dividends below 2^63 (div) or 2^31 (div32): strided and broadcast operands pay no
+// division instruction.
 struct fast_divmod {
   std::uint64_t divisor = 1;
   std::uint64_t magic = 1;
+  std::uint32_t magic32 = 1;  // for divisors below 2^31
   unsigned shift = 0;
 
   fast_divmod() = default;
   explicit fast_divmod(index_t d) : divisor(static_cast<std::uint64_t>(d)) {
     while ((std::uint64_t{1} << shift) < divisor) ++shift;
-    const unsigned __int128 num = (static_cast<unsigned __int128>(1) << 64) *
-                                  ((std::uint64_t{1} << shift) - divisor);
-    magic = static_cast<std::uint64_t>(num / divisor) + 1;
+    const std::uint64_t excess = (std::uint64_t{1} << shift) - divisor;
+    magic = static_cast<std::uint64_t>(((static_cast<unsigned __int128>(1) << 64) * excess) / divisor) + 1;
+    if (shift < 32) magic32 = static_cast<std::uint32_t>(((std::uint64_t{1} << 32) * excess) / divisor + 1);
+  }
+
+  // n < 2^31 and a divisor below 2^31: then t <= n and t + n cannot wrap.
+  XF_HD XF_FORCEINLINE std::uint32_t div32(std::uint32_t n) const {
+#if XF_DEVICE_PASS
+    const std::uint32_t t = __umulhi(magic32, n);
+#else
+    const auto t = static_cast<std::uint32_t>((static_cast<std::uint64_t>(magic32) * n) >> 32);
+#endif
+    return (t + n) >> shift;
   }
 
   XF_HD XF_FORCEINLINE index_t div(index_t n) const {
@@ -137,6 +149,22 @@ layout<R, L> make_layout(const dims<R>& out_shape, const dims<R>& out_strides,
     for (int k = 0; k < L; ++k) lay.stride[k][i] = ls[k][i];
   }
   return lay;
+}
+
+// True when the element count and every operand's positions (each partial sum of them, in
+// magnitude) stay below 2^31: the kernel may then index in 32 bits.
+template <int R, int L>
+bool fits_32_bits(const layout<R, L>& lay) {
+  constexpr index_t limit = (index_t{1} << 31) - 1;
+  const auto reach = [&](index_t base, const index_t* stride) {
+    index_t s = base < 0 ? -base : base;
+    for (int d = 0; d < lay.rank; ++d) s += (lay.extent[d] - 1) * (stride[d] < 0 ? -stride[d] : stride[d]);
+    return s;
+  };
+  if (lay.size > limit || reach(lay.out_base, lay.out_stride) > limit) return false;
+  for (int k = 0; k < L; ++k)
+    if (reach(lay.base[k], lay.stride[k]) > limit) return false;
+  return true;
 }
 
 // The lowest and one-past-highest byte a strided operand touches.

@@ -94,6 +94,7 @@ struct fused_plan {
   bool staged[L > 0 ? L : 1];        // bulk/tiled: leaf k goes through shared memory
   fast_divmod tile_count[2];         // tiled: tiles along dimensions 0 and 1
   int smem_offset[L > 0 ? L : 1];    // where leaf k's staged values start (an alias shares its source's)
+  bool narrow;                       // every element index and position fits 31 bits: 32-bit index math
 };
 
 }  // namespace xf::detail
