@@ -19,11 +19,11 @@ if [[ "$mode" == build ]]; then
   cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
         -DXFUSE_BUILD_BENCHMARKS=ON -DXFUSE_BUILD_TESTS=ON -DXFUSE_BUILD_EXAMPLES=ON
   cmake --build "$build" -j "$(nproc)" --target xfuse_gpu_tests xfuse_multigpu_tests xfuse_host_tests \
-        xfuse_bench_elementwise xfuse_demo
+        xfuse_bench_elementwise xfuse_bench_reduce xfuse_demo
   # Stage what the GPU machine needs (binaries, and the benchmark library, a shared object here):
   # carry build-gpu/stage, well under the 64 MiB the device tool moves.
   rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/lib"
-  cp "$build"/tests/xfuse_{gpu,multigpu,host}_tests "$build/bench/xfuse_bench_elementwise" "$build/examples/xfuse_demo" "$stage/bin/"
+  cp "$build"/tests/xfuse_{gpu,multigpu,host}_tests "$build/bench/xfuse_bench_elementwise" "$build/bench/xfuse_bench_reduce" "$build/examples/xfuse_demo" "$stage/bin/"
   lib=$(ldd "$build/bench/xfuse_bench_elementwise" | awk '/libbenchmark/ {print $3}')
   [[ -n "$lib" ]] && cp -L "$lib" "$stage/lib/"
   git -C "$here" rev-parse --short HEAD > "$stage/COMMIT"
@@ -69,14 +69,17 @@ echo "== host tests" | tee -a "$out/tests.txt"
 if [[ $bench == 1 ]]; then
   echo "== benchmarks"
   "$bin/xfuse_bench_elementwise" --benchmark_out="$out/bench_elementwise.json" --benchmark_out_format=json \
-    --benchmark_counters_tabular=true 2>&1 | tee "$out/bench_elementwise.txt" | grep -v "^\*\*\*" || status=1
+    --benchmark_counters_tabular=true 2>&1 | grep -v "^\*\*\*" || status=1
+  "$bin/xfuse_bench_reduce" --benchmark_out="$out/bench_reduce.json" --benchmark_out_format=json \
+    --benchmark_counters_tabular=true 2>&1 | grep -v "^\*\*\*" || status=1
   if python3 -c "import cupy" 2>/dev/null; then
     echo "== CuPy, same cases"
     python3 "$here/bench/cupy_elementwise.py" "$out/cupy_elementwise.json" 2>&1 || true
+    python3 "$here/bench/cupy_reduce.py" "$out/cupy_reduce.json" 2>&1 || true
   fi
 fi
 echo "== demo"
-"$bin/xfuse_demo" 2>&1 | tee "$out/demo.txt" || status=1
+"$bin/xfuse_demo" 2>&1 || status=1  # (in log.txt: at most 8 files come back from the device tool)
 if [[ $sanitize == 1 ]]; then
   echo "== compute-sanitizer memcheck (all GPU tests but the 2^31-element one)"
   # The [oom] case exhausts device memory on purpose: its failing allocation is an API error that
@@ -84,8 +87,8 @@ if [[ $sanitize == 1 ]]; then
   compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "~[large]~[oom]" > "$out/sanitizer.txt" 2>&1 || status=1
   compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 "$bin/xfuse_gpu_tests" "[oom]" >> "$out/sanitizer.txt" 2>&1 || status=1
   grep -E "ERROR SUMMARY|Program hit|Invalid|passed|failed" "$out/sanitizer.txt" | sort | uniq -c | head -20
-  echo "== compute-sanitizer racecheck (views, fusion, streams, assignment)"
-  compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "[views],[fusion],[stream],[assign]" 2>&1 \
+  echo "== compute-sanitizer racecheck (views, fusion, streams, assignment, reductions)"
+  compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "[views],[fusion],[stream],[assign],[reduce]" 2>&1 \
     | tail -n 8 | tee -a "$out/sanitizer.txt" || status=1
 fi
 

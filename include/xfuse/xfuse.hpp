@@ -4,6 +4,7 @@
 #include "core.hpp"
 #include "complex.hpp"
 #include "half.hpp"
+#include "reduce.hpp"
 #include "array/print.hpp"
 #include "user/fuse.hpp"
 #include "user/launch.hpp"

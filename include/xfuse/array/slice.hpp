@@ -31,7 +31,22 @@ struct slice {
 };
 
 // Every element of a dimension, like ':'.
-struct all_t : slice {};
+namespace detail {
+template <class E>
+struct all_reduction;  // <xfuse/reduce.hpp>
+}
+// Every index of a dimension. Called on an expression, xf::all is NumPy's np.all reduction
+// (from <xfuse/reduce.hpp>): xf::all(x), xf::all(x, axis), xf::all(x, {0, 1}), with xf::keepdims.
+struct all_t : slice {
+  template <class E, class... A>
+  auto operator()(const E& e, const A&... a) const {
+    return detail::all_reduction<E>::run(e, a...);
+  }
+  template <class E, std::size_t N, class... A>
+  auto operator()(const E& e, const int (&axes)[N], const A&... a) const {
+    return detail::all_reduction<E>::run(e, axes, a...);
+  }
+};
 inline constexpr all_t all{};
 
 // A new dimension of extent 1, like np.newaxis.

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "plan.hpp"
+#include "positions.hpp"
 
 #if XF_CUDA_TU
 #include <climits>
@@ -63,55 +64,11 @@ __device__ XF_FORCEINLINE void store_vector(T* dst, const T* src) {
   for (int i = 0; i < bytes / width; ++i) reinterpret_cast<W*>(dst)[i] = w[i];
 }
 
-// Positions of element q for every leaf and for the output, in 32-bit arithmetic where the plan
-// allows it (a quarter of the instructions of 64-bit multiply-highs and multiply-adds).
+// Positions of element q for every leaf and for the output.
 template <class Plan>
 __device__ XF_FORCEINLINE void positions(const Plan& p, index_t q, index_t (&pos)[Plan::L > 0 ? Plan::L : 1],
                                          index_t& out_pos) {
-  constexpr int MR = layout<Plan::rank, Plan::L>::max_rank;
-  if constexpr (MR > 1) {
-    if (p.narrow) {
-      int pos32[Plan::L > 0 ? Plan::L : 1], out32 = static_cast<int>(p.lay.out_base);
-      auto rest = static_cast<unsigned>(q);
-#pragma unroll
-      for (int k = 0; k < Plan::L; ++k) pos32[k] = static_cast<int>(p.lay.base[k]);
-#pragma unroll
-      for (int d = 0; d < MR; ++d) {
-        if (d < p.lay.rank) {
-          unsigned r = rest;
-          if (d + 1 < p.lay.rank) {
-            const unsigned quotient = p.lay.div[d].div32(rest);
-            r = rest - quotient * static_cast<unsigned>(p.lay.extent[d]);
-            rest = quotient;
-          }
-#pragma unroll
-          for (int k = 0; k < Plan::L; ++k) pos32[k] += static_cast<int>(r) * static_cast<int>(p.lay.stride[k][d]);
-          out32 += static_cast<int>(r) * static_cast<int>(p.lay.out_stride[d]);
-        }
-      }
-#pragma unroll
-      for (int k = 0; k < Plan::L; ++k) pos[k] = pos32[k];
-      out_pos = out32;
-      return;
-    }
-  }
-#pragma unroll
-  for (int k = 0; k < Plan::L; ++k) pos[k] = p.lay.base[k];
-  out_pos = p.lay.out_base;
-#pragma unroll
-  for (int d = 0; d < MR; ++d) {
-    if (d < p.lay.rank) {
-      index_t r = q;
-      if (d + 1 < p.lay.rank) {
-        const index_t quotient = p.lay.div[d].div(q);
-        r = q - quotient * p.lay.extent[d];
-        q = quotient;
-      }
-#pragma unroll
-      for (int k = 0; k < Plan::L; ++k) pos[k] += r * p.lay.stride[k][d];
-      out_pos += r * p.lay.out_stride[d];
-    }
-  }
+  layout_positions(p.lay, p.narrow, q, pos, out_pos);
 }
 
 // The values of every leaf, for all chunks of a thread.

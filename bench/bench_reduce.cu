@@ -1,0 +1,127 @@
+// Reductions against CUB and the copy ceiling, in one run (issue 4's targets): CUDA-event
+// medians, counters GBps / vs_copy / vs_cub as in bench_elementwise.cu.
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+
+#include "bench_util.cuh"
+
+using namespace xf_bench;
+
+namespace {
+
+constexpr xf::index_t n8 = 100'000'000;
+constexpr xf::index_t side = 8192;
+
+// cub::DeviceReduce::Sum over a plain float array: the baseline of the full reductions.
+double cub_sum_ms(const xf::array<float, 1>& x, float* result) {
+  const cudaStream_t s = xf::current_stream().handle();
+  std::size_t bytes = 0;
+  check(cub::DeviceReduce::Sum(nullptr, bytes, x.data(), result, x.size(), s), "cub sum size");
+  const xf::array<unsigned char, 1> temp({static_cast<xf::index_t>(bytes)});
+  return median_ms([&] { check(cub::DeviceReduce::Sum(temp.data(), bytes, x.data(), result, x.size(), s), "cub sum"); });
+}
+
+void require_close(double got, double want, const char* what) {
+  if (std::abs(got - want) > 1e-3 * std::abs(want) + 1e-3) {
+    std::fprintf(stderr, "%s: xfuse %.9g against the baseline's %.9g\n", what, got, want);
+    std::abort();
+  }
+}
+
+void sum_plain(benchmark::State& state) {
+  const auto x = random_array<float>(n8, 0, 1);
+  xf::array<float, 0> r;
+  const double ms = median_ms([&] { r = xf::sum(x); });
+  const xf::array<float, 0> c(xf::dims<0>{});
+  const double cub = cub_sum_ms(x, c.data());
+  require_close(r.item(), c.item(), "sum(x)");
+  report(state, ms, static_cast<double>(n8) * 4);
+  state.counters["vs_cub"] = cub / ms;
+}
+
+void sum_product(benchmark::State& state) {
+  const auto x = random_array<float>(n8, 0, 1), y = random_array<float>(n8, 0, 1);
+  xf::array<float, 0> r;
+  const double ms = median_ms([&] { r = xf::sum(x * y); });
+  const xf::array<float, 1> p = x * y;
+  require_close(r.item(), xf::sum(p).item(), "sum(x * y)");
+  const xf::array<float, 0> c(xf::dims<0>{});
+  const double cub = cub_sum_ms(x, c.data());
+  report(state, ms, static_cast<double>(n8) * 8);
+  // Bandwidth against cub's sum over one array: both inputs count as bytes moved.
+  state.counters["vs_cub_GBps"] = (static_cast<double>(n8) * 8 / ms) / (static_cast<double>(n8) * 4 / cub);
+}
+
+void row_sums(benchmark::State& state) {
+  const auto a = random_array<float>(side * side).reshape({side, side});
+  xf::array<float, 1> r;
+  const double ms = median_ms([&] { r = xf::sum(a, 1); });
+  // cub::DeviceSegmentedReduce::Sum with one segment per row.
+  const xf::array<std::int64_t, 1> offsets = xf::arange<std::int64_t>(side + 1) * side;
+  const xf::array<float, 1> c({side});
+  const cudaStream_t s = xf::current_stream().handle();
+  std::size_t bytes = 0;
+  check(cub::DeviceSegmentedReduce::Sum(nullptr, bytes, a.data(), c.data(), side, offsets.data(), offsets.data() + 1, s), "seg size");
+  const xf::array<unsigned char, 1> temp({static_cast<xf::index_t>(bytes)});
+  const double cub = median_ms([&] {
+    check(cub::DeviceSegmentedReduce::Sum(temp.data(), bytes, a.data(), c.data(), side, offsets.data(), offsets.data() + 1, s), "seg");
+  });
+  require_close(xf::max(xf::abs(r - c)).item(), 0, "row sums");
+  report(state, ms, static_cast<double>(side) * side * 4);
+  state.counters["vs_cub"] = cub / ms;
+}
+
+void column_sums(benchmark::State& state) {
+  const auto a = random_array<float>(side * side).reshape({side, side});
+  xf::array<float, 1> r;
+  const double ms = median_ms([&] { r = xf::sum(a, 0); });
+  require_close(xf::max(xf::abs(r - xf::sum(a.T(), 1))).item(), 0, "column sums");
+  report(state, ms, static_cast<double>(side) * side * 4);
+}
+
+// x - mean(x, 0): one reduction, then one fused kernel reading the small mean. Target: at most
+// 1.1x the time of the reduction pass plus an element-wise pass of the same shape.
+void centre_columns(benchmark::State& state) {
+  const auto a = random_array<float>(side * side).reshape({side, side});
+  xf::array<float, 2> r;
+  const double ms = median_ms([&] { r = a - xf::mean(a, 0); });
+  xf::array<float, 1> m;
+  const double reduce_ms = median_ms([&] { m = xf::mean(a, 0); });
+  xf::array<float, 2> out({side, side});
+  const double ew_ms = median_ms([&] { out.assign(a - m); });
+  report(state, ms, static_cast<double>(side) * side * 4 * 3);  // read twice, write once
+  state.counters["reduce_ms"] = reduce_ms;
+  state.counters["elementwise_ms"] = ew_ms;
+  state.counters["vs_parts"] = ms / (reduce_ms + ew_ms);
+}
+
+// Other reductions over 1e8 floats, each against the copy ceiling.
+template <int Which>
+void full_other(benchmark::State& state) {
+  const auto x = random_array<float>(n8);
+  double ms = 0;
+  if constexpr (Which == 0) {
+    xf::array<float, 0> r;
+    ms = median_ms([&] { r = xf::max(x); });
+  } else if constexpr (Which == 1) {
+    xf::array<std::int64_t, 0> r;
+    ms = median_ms([&] { r = xf::argmax(x); });
+  } else {
+    xf::array<float, 0> r;
+    ms = median_ms([&] { r = xf::var(x); });
+  }
+  report(state, ms, static_cast<double>(n8) * 4);
+}
+
+}  // namespace
+
+BENCHMARK(sum_plain)->Name("reduce/sum(x)/f32/1e8")->UseManualTime()->Iterations(1);
+BENCHMARK(sum_product)->Name("reduce/sum(x*y)/f32/1e8")->UseManualTime()->Iterations(1);
+BENCHMARK(row_sums)->Name("reduce/sum(A,1)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK(column_sums)->Name("reduce/sum(A,0)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK(centre_columns)->Name("reduce/A-mean(A,0)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK(full_other<0>)->Name("reduce/max(x)/f32/1e8")->UseManualTime()->Iterations(1);
+BENCHMARK(full_other<1>)->Name("reduce/argmax(x)/f32/1e8")->UseManualTime()->Iterations(1);
+BENCHMARK(full_other<2>)->Name("reduce/var(x)/f32/1e8")->UseManualTime()->Iterations(1);
+
+BENCHMARK_MAIN();

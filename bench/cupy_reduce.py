@@ -1,0 +1,36 @@
+"""The cases of bench_reduce.cu in CuPy, on the same GPU, in the same session (CUDA-event
+medians), written as JSON: plain reductions, and cp.fuse with a reduction (CuPy's fused form)."""
+import json
+import sys
+
+import cupy as cp
+
+from cupy_elementwise import median_ms
+
+
+def main(out_path):
+    n, side = 100_000_000, 8192
+    x = cp.random.uniform(0, 1, n).astype(cp.float32)
+    y = cp.random.uniform(0, 1, n).astype(cp.float32)
+    a = cp.random.uniform(-1, 1, (side, side)).astype(cp.float32)
+    fused_dot = cp.fuse(kernel_name="sum_product")(lambda p, q: cp.sum(p * q))
+    results = {
+        "reduce/sum(x)/f32/1e8": {"ms": median_ms(lambda: cp.sum(x)), "bytes": n * 4},
+        "reduce/sum(x*y)/f32/1e8": {"ms": median_ms(lambda: fused_dot(x, y), reps=5, warmup=1),
+                                    "unfused_ms": median_ms(lambda: cp.sum(x * y)), "bytes": n * 8},
+        "reduce/sum(A,1)/f32/8192^2": {"ms": median_ms(lambda: a.sum(1)), "bytes": side * side * 4},
+        "reduce/sum(A,0)/f32/8192^2": {"ms": median_ms(lambda: a.sum(0)), "bytes": side * side * 4},
+        "reduce/A-mean(A,0)/f32/8192^2": {"ms": median_ms(lambda: a - a.mean(0)), "bytes": 3 * side * side * 4},
+        "reduce/max(x)/f32/1e8": {"ms": median_ms(lambda: cp.max(x)), "bytes": n * 4},
+        "reduce/argmax(x)/f32/1e8": {"ms": median_ms(lambda: cp.argmax(x)), "bytes": n * 4},
+        "reduce/var(x)/f32/1e8": {"ms": median_ms(lambda: cp.var(x)), "bytes": n * 4},
+    }
+    meta = {"device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), "cupy": cp.__version__}
+    with open(out_path, "w") as f:
+        json.dump({"meta": meta, "results": results}, f, indent=1)
+    for k, v in results.items():
+        print(f"{k:36s} {v['ms']:.4f} ms")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "cupy_reduce.json")

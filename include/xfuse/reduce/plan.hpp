@@ -1,0 +1,124 @@
+// A reduction of an expression over some of its axes: the expression's evaluator and leaves (as for
+// the fused element-wise kernel), the reducer, and two collapsed layouts. `kept` walks the result's
+// elements (its "output" is the result array); `reduced` walks the elements that fold into one
+// result, in C order, so its flat index is NumPy's index over the reduced axes (argmin's answer).
+// A leaf's position is the sum of its positions in both layouts.
+#pragma once
+
+#include <array>
+#include <string>
+
+#include "../exec/evaluate.hpp"
+#include "../exec/positions.hpp"
+#include "reducers.hpp"
+
+namespace xf::detail {
+
+template <class Fn, class Leaves, class Op, int RK, int RR>
+struct reduce_plan {
+  using leaves_type = Leaves;
+  using op_type = Op;
+  using acc_type = typename Op::acc_type;
+  using out_type = typename Op::out_type;
+  static constexpr int L = Leaves::size;
+  static constexpr int slots = L > 0 ? L : 1;
+
+  Fn fn;
+  Leaves leaves;
+  Op op;
+  out_type* out;
+  layout<RK, L> kept;
+  layout<RR, L> reduced;
+  bool kept_narrow, reduced_narrow;
+};
+
+// The expression's value at leaf positions `pos`.
+template <class Plan, int... K>
+XF_HD XF_FORCEINLINE auto value_at(const Plan& p, const index_t* pos, std::integer_sequence<int, K...>) {
+  using Leaves = typename Plan::leaves_type;
+  using Point = tuple<typename tuple_element_t<K, Leaves>::value_type...>;
+  return p.fn(Point{{tuple_leaf<K, typename tuple_element_t<K, Leaves>::value_type>{get<K>(p.leaves).at(pos[K])}...}});
+}
+
+// Reduced element r of result o (whose leaf positions are `kept_pos`), mapped to an accumulator.
+template <class Plan>
+XF_HD XF_FORCEINLINE typename Plan::acc_type mapped_element(const Plan& p, const index_t (&kept_pos)[Plan::slots], index_t r) {
+  index_t pos[Plan::slots], unused;
+  layout_positions(p.reduced, p.reduced_narrow, r, pos, unused);
+#pragma unroll
+  for (int k = 0; k < Plan::L; ++k) pos[k] += kept_pos[k];
+  return p.op.map(value_at(p, pos, std::make_integer_sequence<int, Plan::L>{}), r);
+}
+
+// Builds the plan of reducing `e` over `axes` (valid, distinct, ascending) into `out`, a fresh
+// C-ordered array of the kept extents.
+template <std::size_t NA, class Op, class E>
+auto make_reduce_plan(const E& e, const std::array<int, NA>& axes, const Op& op, typename Op::out_type* out) {
+  constexpr int R = rank_v<E>, RR = static_cast<int>(NA), RK = R - RR;
+  const auto records = e.leaves();
+  using Records = std::remove_cvref_t<decltype(records)>;
+  constexpr int L = Records::size;
+  using Fn = decltype(e.template evaluator<0>());
+  using Plan = reduce_plan<Fn, typename descs_of<Records>::type, Op, RK, RR>;
+  const auto shape = e.shape();
+
+  bool reduced_axis[R > 0 ? R : 1] = {};
+  for (const int a : axes) reduced_axis[a] = true;
+  dims<RK> kept_shape{};
+  dims<RR> reduced_shape{};
+  int map_kept[R > 0 ? R : 1], map_reduced[R > 0 ? R : 1];
+  for (int d = 0, i = 0, j = 0; d < R; ++d) {
+    if (reduced_axis[d]) {
+      map_reduced[j] = d;
+      reduced_shape[j++] = shape[d];
+    } else {
+      map_kept[i] = d;
+      kept_shape[i++] = shape[d];
+    }
+  }
+
+  index_t kept_strides[layout<RK, L>::leaves][layout<RK, L>::max_rank] = {};
+  index_t reduced_strides[layout<RR, L>::leaves][layout<RR, L>::max_rank] = {};
+  index_t kept_base[layout<RK, L>::leaves] = {}, reduced_base[layout<RR, L>::leaves] = {};
+  Plan p{e.template evaluator<0>(), {}, op, out, {}, {}, false, false};
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          const auto& rec = get<K>(records);
+          get<K>(p.leaves) = rec.desc;
+          index_t s[layout<R, 1>::max_rank] = {};
+          broadcast_strides<R>(rec.shape, rec.strides, shape, s);
+          for (int i = 0; i < RK; ++i) kept_strides[K][i] = s[map_kept[i]];
+          for (int j = 0; j < RR; ++j) reduced_strides[K][j] = s[map_reduced[j]];
+          kept_base[K] = rec.base;
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, L>{});
+  p.kept = make_layout<RK, L>(kept_shape, c_strides(kept_shape), kept_strides, kept_base);
+  p.reduced = make_layout<RR, L>(reduced_shape, c_strides(reduced_shape), reduced_strides, reduced_base);
+  p.kept_narrow = fits_32_bits(p.kept);
+  p.reduced_narrow = fits_32_bits(p.reduced);
+  return p;
+}
+
+// Host reduction: each result folds its elements in blocks of 1024, then the blocks, so float
+// rounding error grows with the number of blocks rather than the number of elements.
+template <class Plan>
+void run_reduce_host(const Plan& p) {
+  const index_t n_out = p.kept.size, n_red = p.reduced.size;
+  constexpr index_t block = 1024;
+  for (index_t o = 0; o < n_out; ++o) {
+    index_t kept_pos[Plan::slots], out_pos;
+    layout_positions(p.kept, false, o, kept_pos, out_pos);
+    auto acc = p.op.identity();
+    for (index_t r0 = 0; r0 < n_red; r0 += block) {
+      auto part = p.op.identity();
+      const index_t r1 = r0 + block < n_red ? r0 + block : n_red;
+      for (index_t r = r0; r < r1; ++r) part = p.op.combine(part, mapped_element(p, kept_pos, r));
+      acc = p.op.combine(acc, part);
+    }
+    p.out[out_pos] = p.op.finish(acc, n_red);
+  }
+}
+
+}  // namespace xf::detail
