@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Markdown tables from a benchmark run: bench_elementwise.json (Google Benchmark) and, when
-present beside it, cupy_elementwise.json. Usage: summarize.py RUN_DIR > table.md"""
+present beside it, cupy_elementwise.json; bench_reduce.json and cupy_reduce.json when there. Usage: summarize.py RUN_DIR > table.md"""
 import json
 import pathlib
 import sys
@@ -51,3 +51,27 @@ for b in rows:
     name = base(b["name"])
     if name.startswith(("sweep", "ceiling")):
         print(f"| {name} | {fmt(b['ms'])} | {fmt(b['vs_copy'])} |")
+
+# Reductions (bench_reduce.json, cupy_reduce.json), when the run has them.
+red_path = run / "bench_reduce.json"
+if red_path.exists():
+    red = json.loads(red_path.read_text())
+    cr_path = run / "cupy_reduce.json"
+    cr = json.loads(cr_path.read_text())["results"] if cr_path.exists() else {}
+    print("\n| reduction | xfuse ms | GB/s | vs copy | vs cub | other | CuPy ms | xfuse vs CuPy |")
+    print("|---|---:|---:|---:|---:|---|---:|---:|")
+    for b in red["benchmarks"]:
+        if b.get("run_type", "iteration") != "iteration":
+            continue
+        name = base(b["name"])
+        c = cr.get(name, {})
+        cms = c.get("ms")
+        other = []
+        if "vs_cub_GBps" in b:
+            other.append(f"GB/s vs cub sum of one array {fmt(b['vs_cub_GBps'])}")
+        if "vs_parts" in b:
+            other.append(f"vs (reduce {fmt(b['reduce_ms'])} + element-wise {fmt(b['elementwise_ms'])} ms) {fmt(b['vs_parts'])}")
+        if "unfused_ms" in c:
+            other.append(f"CuPy unfused {fmt(c['unfused_ms'])} ms")
+        print(f"| {name} | {fmt(b['ms'])} | {fmt(b['GBps'], 4)} | {fmt(b['vs_copy'])} | {fmt(b.get('vs_cub'))} | "
+              f"{'; '.join(other)} | {fmt(cms)} | {fmt(cms / b['ms'] if cms else None)} |")

@@ -85,8 +85,14 @@ auto reduce_over(const E& e, const std::array<int, N>& axes, const Op& op, const
             ...);
       }(std::make_integer_sequence<int, decltype(p)::L>{});
       const cudaStream_t stream = current_slot(cur).handle;
-      if (p.kept.size == 1 && n_red > 0) reduce_all_device(p, stream);
-      else reduce_axes_device(p, cur, stream);
+      // CUB for full reductions only: its kernels are instantiated once per reduction type, not
+      // once per rank of the result as well (a quarter of the build time of a reduction).
+      if constexpr (RK == 0) {
+        if (n_red > 0) reduce_all_device(p, stream);
+        else reduce_axes_device(p, cur, stream);
+      } else {
+        reduce_axes_device(p, cur, stream);
+      }
 #endif
     } else {
       run_reduce_host(p);
@@ -260,5 +266,23 @@ struct all_reduction {
 #undef XF_REDUCTION
 #undef ARG_COMMA
 #undef XF_COMMA
+
+// A user reduction (CuPy's ReductionKernel) of any expression, over all elements, one axis or
+// several: xf::reduce(x * y, xf::reducer{identity, map, combine, finish}, 1). On device arrays the
+// functions must be __host__ __device__ (extended lambdas).
+template <expression E, class Acc, class Map, class Combine, class Finish>
+auto reduce(const E& e, const reducer<Acc, Map, Combine, Finish>& r) {
+  return detail::reduce_all<false>(e, detail::user_reducer<value_t<E>, reducer<Acc, Map, Combine, Finish>>{r}, "xf::reduce");
+}
+template <expression E, class Acc, class Map, class Combine, class Finish, std::size_t N>
+auto reduce(const E& e, const reducer<Acc, Map, Combine, Finish>& r, const int (&axes)[N]) {
+  return detail::reduce_over<false>(e, detail::normalize_axes(axes, e.shape(), "xf::reduce"),
+                                    detail::user_reducer<value_t<E>, reducer<Acc, Map, Combine, Finish>>{r}, "xf::reduce");
+}
+template <expression E, class Acc, class Map, class Combine, class Finish>
+auto reduce(const E& e, const reducer<Acc, Map, Combine, Finish>& r, int axis) {
+  const int axes[1] = {axis};
+  return reduce(e, r, axes);
+}
 
 }  // namespace xf

@@ -91,3 +91,23 @@ TEST_CASE("doc: fuse and map", "[docs][host]") {
   CHECK(xf::to_host(r) == std::vector<float>{4, 0, 4});
   CHECK(xf::to_host(xf::eval(bigger)) == std::vector<float>{5, 1, 5});
 }
+
+TEST_CASE("doc: reductions", "[docs][host]") {
+  // example-begin reductions
+  auto x = xf::asarray<float, xf::host>({1, 2, 3, 4, 5, 6}, {2, 3});
+  auto y = xf::asarray<float, xf::host>({1, 0, 1});
+  auto total = xf::sum(x);                      // 0-d array: 21; .item() reads it
+  auto rows = xf::sum(x * y, 1);                // x * y is never stored: one pass over x and y
+  auto cols = xf::mean(x, 0, xf::keepdims);     // shape (1, 3): broadcasts against x
+  auto centred = xf::eval(x - cols);            // one reduction, then one fused kernel
+  auto spread = xf::std(x, {0, 1}, xf::ddof(1));  // several axes, NumPy's ddof
+  auto where = xf::argmax(x, 1);                // int64 indices along axis 1
+  auto wide = xf::sum<double>(x);               // NumPy's dtype=: accumulate and return double
+  // example-end
+  CHECK(total.item() == 21.0f);
+  CHECK(xf::to_host(rows) == std::vector<float>{4, 10});
+  CHECK(xf::to_host(centred) == std::vector<float>{-1.5f, -1.5f, -1.5f, 1.5f, 1.5f, 1.5f});
+  CHECK(std::abs(spread.item() - 1.8708287f) < 1e-6f);
+  CHECK(xf::to_host(where) == std::vector<std::int64_t>{2, 2});
+  CHECK(wide.item() == 21.0);
+}

@@ -7,6 +7,11 @@ TEST_CASE("reductions on host arrays", "[reduce][host]") {
   all_reduction_cases<xf::host>({23, 45, 67});
 }
 
+TEST_CASE("a user reducer on host arrays", "[reduce][host]") {
+  user_reducer_case<xf::host>([](float v) { return static_cast<double>(v) * v; }, [](double a, double b) { return a + b; },
+                              [](double a, xf::index_t n) { return std::sqrt(a / static_cast<double>(n)); });
+}
+
 TEST_CASE("reductions over a rank-1 and a rank-4 host array", "[reduce][host]") {
   const auto v = uniform<double>(5000, -1, 1);
   const auto x = xf::asarray<double, xf::host>(v);

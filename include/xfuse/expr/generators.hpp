@@ -24,7 +24,7 @@ class generator_node {
   generator_node(const Desc& d, const dims<R>& shape, const dims<R>& strides) : desc_(d), shape_(shape), strides_(strides) {}
   dims<R> shape() const { return shape_; }
   index_t size() const { return product(shape_); }
-  auto leaves() const { return make_tuple(leaf_record<Desc, R>{desc_, shape_, strides_, 0, -1}); }
+  auto leaves() const { return detail::make_tuple(leaf_record<Desc, R>{desc_, shape_, strides_, 0, -1}); }
   template <int First>
   slot<First, value_type> evaluator() const {
     return {};

@@ -191,7 +191,7 @@ class node {
   static constexpr int leaf_count = (leaf_count_of<Cs> + ...);
   XF_SPACES_MATCH(space_t<Cs>...);
 
-  explicit node(const Op& op, const Cs&... cs) : op_(op), children_{make_tuple(cs...)} {
+  explicit node(const Op& op, const Cs&... cs) : op_(op), children_{detail::make_tuple(cs...)} {
     shape_ = fold_shapes(cs...);
     (check_weak_fits<input_type>(cs, Op::name), ...);
   }
@@ -234,7 +234,7 @@ class node {
 
   template <int... I>
   auto leaves_impl(std::integer_sequence<int, I...>) const {
-    return tuple_cat(tuple<>{}, get<I>(children_).leaves()...);
+    return detail::tuple_cat(tuple<>{}, get<I>(children_).leaves()...);
   }
 
   template <int I>
@@ -249,7 +249,7 @@ class node {
   auto evaluator_impl(std::integer_sequence<int, I...>) const {
     using E = nary_eval<Op, input_type, value_type,
                         decltype(get<I>(children_).template evaluator<First + offset_of<I>()>())...>;
-    return E{op_, make_tuple(get<I>(children_).template evaluator<First + offset_of<I>()>()...)};
+    return E{op_, detail::make_tuple(get<I>(children_).template evaluator<First + offset_of<I>()>()...)};
   }
 
   Op op_;

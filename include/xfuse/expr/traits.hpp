@@ -118,7 +118,7 @@ constexpr tuple<A..., B...> tuple_cat(const tuple<A...>& a, const tuple<B...>& b
 }
 template <class A, class B, class C, class... Rest>
 constexpr auto tuple_cat(const A& a, const B& b, const C& c, const Rest&... rest) {
-  return tuple_cat(tuple_cat(a, b), c, rest...);
+  return detail::tuple_cat(detail::tuple_cat(a, b), c, rest...);
 }
 
 // The type of element I of a tuple type.

@@ -194,8 +194,9 @@ reduce_config choose_reduce_config(const Plan& p, int sms) {
   }
   c.o_lanes = reduce_threads / c.r_lanes;
   const index_t blocks = (n_out + c.o_lanes - 1) / c.o_lanes;
-  // Split the elements until there are about 4 blocks per SM, keeping at least 64 elements per thread.
-  const index_t wanted = static_cast<index_t>(sms) * 4;
+  // Split the elements until there are 8 blocks per SM (full occupancy), keeping at least 64
+  // elements per thread.
+  const index_t wanted = static_cast<index_t>(sms) * 8;
   index_t splits = 1;
   while (blocks * splits * 2 <= wanted && n_red / (splits * 2) >= static_cast<index_t>(c.r_lanes) * 64 && splits < 65535)
     splits *= 2;
