@@ -19,9 +19,55 @@ struct reduce_config {
   int o_lanes = 1, r_lanes = 256;  // o_lanes * r_lanes == reduce_threads
   bool r_fast = true;              // consecutive threads take consecutive reduced elements
   int splits = 1;                  // blocks sharing one result's elements
-  index_t chunk = 0;               // reduced elements per split
+  index_t chunk = 0;               // reduced elements per split (a multiple of E when chunked)
+  bool chunked = false;            // lanes take chunks of E consecutive elements (r_fast, rank-1 reduced layout)
 };
 inline constexpr int reduce_threads = 256;
+
+// The expression's value at element `at` of loaded leaf values.
+template <class Plan, class Vals, int... K>
+__device__ XF_FORCEINLINE auto value_in(const Plan& p, const Vals& vals, int at, std::integer_sequence<int, K...>) {
+  using Leaves = typename Plan::leaves_type;
+  using Point = tuple<typename tuple_element_t<K, Leaves>::value_type...>;
+  return p.fn(Point{{tuple_leaf<K, typename tuple_element_t<K, Leaves>::value_type>{get<K>(vals).v[at]}...}});
+}
+
+// Folds reduced elements r0 .. r0 + E - 1 of a result into one accumulator: with one 16-byte load
+// per contiguous leaf when the plan allows it (p.vector), element by element otherwise.
+template <class Plan>
+__device__ XF_FORCEINLINE typename Plan::acc_type mapped_chunk(const Plan& p, const index_t (&kept_pos)[Plan::slots],
+                                                              index_t r0) {
+  constexpr int E = Plan::E, L = Plan::L;
+  constexpr auto leaf_seq = std::make_integer_sequence<int, L>{};
+  if constexpr (E > 1) {
+    if (p.vector) {
+      typename leaf_values<typename Plan::leaves_type, E>::type vals;
+      [&]<int... K>(std::integer_sequence<int, K...>) {
+        (
+            [&] {
+              const auto& leaf = get<K>(p.leaves);
+              using Leaf = std::remove_cvref_t<decltype(leaf)>;
+              const index_t step = p.reduced.stride[K][0];
+              const index_t pos = kept_pos[K] + r0 * step;
+              if constexpr (Leaf::in_memory) {
+                if (step == 1) {
+                  load_vector<typename Leaf::value_type, E>(leaf.ptr + pos, get<K>(vals).v);
+                  return;
+                }
+              }
+              for (int e = 0; e < E; ++e) get<K>(vals).v[e] = leaf.at(pos + e * step);
+            }(),
+            ...);
+      }(leaf_seq);
+      auto acc = p.op.map(value_in(p, vals, 0, leaf_seq), r0);
+      for (int e = 1; e < E; ++e) acc = p.op.combine(acc, p.op.map(value_in(p, vals, e, leaf_seq), r0 + e));
+      return acc;
+    }
+  }
+  auto acc = mapped_element(p, kept_pos, r0);
+  for (int e = 1; e < E; ++e) acc = p.op.combine(acc, mapped_element(p, kept_pos, r0 + e));
+  return acc;
+}
 
 template <class Plan>
 __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_constant__ Plan p, const reduce_config c,
@@ -41,14 +87,29 @@ __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_con
   if (o < n_out) {
     index_t kept_pos[Plan::slots];
     layout_positions(p.kept, p.kept_narrow, o, kept_pos, out_pos);
-    const index_t step = c.r_lanes;
-    index_t r = r_begin + r_lane;
-    // Four independent elements per round: their loads are in flight together.
+    // Whole chunks of E elements per lane (16-byte loads when p.vector), four chunks per round so
+    // that their loads are in flight together; then the elements left over, one at a time.
+    constexpr int E = Plan::E;
+    const index_t whole_end = c.chunked ? r_begin + (r_end - r_begin) / E * E : r_begin;
+    const index_t cstep = static_cast<index_t>(c.r_lanes) * E;
+    index_t r = r_begin + static_cast<index_t>(r_lane) * E;
 #pragma unroll 1
-    for (; r + 3 * step < r_end; r += 4 * step) {
-      const Acc a0 = mapped_element(p, kept_pos, r), a1 = mapped_element(p, kept_pos, r + step);
-      const Acc a2 = mapped_element(p, kept_pos, r + 2 * step), a3 = mapped_element(p, kept_pos, r + 3 * step);
+    for (; r + 3 * cstep + E <= whole_end; r += 4 * cstep) {
+      const Acc a0 = mapped_chunk(p, kept_pos, r), a1 = mapped_chunk(p, kept_pos, r + cstep);
+      const Acc a2 = mapped_chunk(p, kept_pos, r + 2 * cstep), a3 = mapped_chunk(p, kept_pos, r + 3 * cstep);
       acc = p.op.combine(acc, p.op.combine(p.op.combine(a0, a1), p.op.combine(a2, a3)));
+    }
+#pragma unroll 1
+    for (; r + E <= whole_end; r += cstep) acc = p.op.combine(acc, mapped_chunk(p, kept_pos, r));
+    const index_t step = c.r_lanes;
+    r = whole_end + r_lane;
+#pragma unroll 1
+    for (; r + 7 * step < r_end; r += 8 * step) {
+      Acc a[8];
+#pragma unroll
+      for (int u = 0; u < 8; ++u) a[u] = mapped_element(p, kept_pos, r + u * step);
+#pragma unroll
+      for (int u = 0; u < 8; ++u) acc = p.op.combine(acc, a[u]);
     }
 #pragma unroll 1
     for (; r < r_end; r += step) acc = p.op.combine(acc, mapped_element(p, kept_pos, r));
@@ -104,13 +165,19 @@ struct index_iterator {
   XF_HD bool operator!=(const index_iterator& o) const { return i != o.i; }
 };
 
+// CUB's transform of a full reduction: item i is chunk i (E elements, the last one possibly
+// shorter), so contiguous leaves are read with 16-byte loads.
 template <class Plan>
-struct element_of {
+struct chunk_of {
   Plan p;
-  __device__ XF_FORCEINLINE typename Plan::acc_type operator()(index_t r) const {
+  __device__ XF_FORCEINLINE typename Plan::acc_type operator()(index_t i) const {
     index_t origin[Plan::slots] = {};
     for (int k = 0; k < Plan::L; ++k) origin[k] = p.kept.base[k];
-    return mapped_element(p, origin, r);
+    const index_t r0 = i * Plan::E, n = p.reduced.size;
+    if (r0 + Plan::E <= n) return mapped_chunk(p, origin, r0);
+    auto acc = mapped_element(p, origin, r0);
+    for (index_t r = r0 + 1; r < n; ++r) acc = p.op.combine(acc, mapped_element(p, origin, r));
+    return acc;
   }
 };
 template <class Op, class In>
@@ -141,8 +208,33 @@ const void* contiguous_input(const Plan& p) {
   return nullptr;
 }
 
+// Whether every result's elements are E-aligned contiguous runs in every leaf held in memory
+// (or broadcast along them): then chunks load with 16-byte accesses.
 template <class Plan>
-void reduce_all_device(const Plan& p, cudaStream_t stream) {
+bool vector_chunks(const Plan& p) {
+  if (Plan::E == 1 || p.reduced.rank != 1) return false;
+  bool ok = true;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          using Leaf = tuple_element_t<K, typename Plan::leaves_type>;
+          if constexpr (Leaf::in_memory) {
+            const index_t s = p.reduced.stride[K][0];
+            if (s == 0) return;
+            constexpr index_t bytes = static_cast<index_t>(sizeof(typename Leaf::value_type)) * Plan::E;
+            ok = ok && s == 1 && reinterpret_cast<std::uintptr_t>(get<K>(p.leaves).ptr + p.kept.base[K]) % bytes == 0;
+            for (int d = 0; d < p.kept.rank && ok; ++d)
+              ok = (p.kept.stride[K][d] * static_cast<index_t>(sizeof(typename Leaf::value_type))) % bytes == 0;
+          }
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
+  return ok;
+}
+
+template <class Plan>
+void reduce_all_device(Plan p, cudaStream_t stream) {
+  p.vector = vector_chunks(p);
   using Op = typename Plan::op_type;
   using Acc = typename Plan::acc_type;
   const index_t n = p.reduced.size;
@@ -161,8 +253,8 @@ void reduce_all_device(const Plan& p, cudaStream_t stream) {
       return cub::DeviceReduce::TransformReduce(temp, bytes, static_cast<const V*>(in), acc_out, n, combine_of<Op>{p.op},
                                                 map_of<Op, V>{p.op}, p.op.identity(), stream);
     }
-    return cub::DeviceReduce::TransformReduce(temp, bytes, index_iterator{0}, acc_out, n, combine_of<Op>{p.op},
-                                              element_of<Plan>{p}, p.op.identity(), stream);
+    return cub::DeviceReduce::TransformReduce(temp, bytes, index_iterator{0}, acc_out, (n + Plan::E - 1) / Plan::E,
+                                              combine_of<Op>{p.op}, chunk_of<Plan>{p}, p.op.identity(), stream);
   };
   std::size_t bytes = 0;
   XF_CUDA_CHECK(run(nullptr, bytes));
@@ -202,13 +294,16 @@ reduce_config choose_reduce_config(const Plan& p, int sms) {
     splits *= 2;
   c.splits = static_cast<int>(splits);
   c.chunk = (n_red + splits - 1) / splits;
+  c.chunked = c.r_fast && p.reduced.rank == 1 && Plan::E > 1;
+  if (c.chunked) c.chunk = (c.chunk + Plan::E - 1) / Plan::E * Plan::E;
   return c;
 }
 
 template <class Plan>
-void reduce_axes_device(const Plan& p, int device, cudaStream_t stream) {
+void reduce_axes_device(Plan p, int device, cudaStream_t stream) {
   using Acc = typename Plan::acc_type;
   const reduce_config c = choose_reduce_config(p, xf::device(device).properties().multiProcessorCount);
+  p.vector = c.chunked && vector_chunks(p);
   const index_t blocks = (p.kept.size + c.o_lanes - 1) / c.o_lanes;
   if (blocks > INT_MAX) throw error("xf: reduction with too many results for one launch (" + std::to_string(p.kept.size) + ")");
   buffer partial;

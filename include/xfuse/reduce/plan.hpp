@@ -22,6 +22,17 @@ struct reduce_plan {
   using out_type = typename Op::out_type;
   static constexpr int L = Leaves::size;
   static constexpr int slots = L > 0 ? L : 1;
+  // Reduced elements per chunk: one 16-byte load of the widest leaf in memory.
+  static constexpr int E = [] {
+    std::size_t widest = 1;
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      ((widest = tuple_element_t<K, Leaves>::in_memory && sizeof(typename tuple_element_t<K, Leaves>::value_type) > widest
+                     ? sizeof(typename tuple_element_t<K, Leaves>::value_type)
+                     : widest),
+       ...);
+    }(std::make_integer_sequence<int, L>{});
+    return widest >= 16 ? 1 : static_cast<int>(16 / widest);
+  }();
 
   Fn fn;
   Leaves leaves;
@@ -30,6 +41,9 @@ struct reduce_plan {
   layout<RK, L> kept;
   layout<RR, L> reduced;
   bool kept_narrow, reduced_narrow;
+  // Every result's elements are E-aligned runs of contiguous (or broadcast) memory: chunks of E
+  // elements load with one 16-byte access per leaf (device only; set by the launch).
+  bool vector;
 };
 
 // The expression's value at leaf positions `pos`.
@@ -80,7 +94,7 @@ auto make_reduce_plan(const E& e, const std::array<int, NA>& axes, const Op& op,
   index_t kept_strides[layout<RK, L>::leaves][layout<RK, L>::max_rank] = {};
   index_t reduced_strides[layout<RR, L>::leaves][layout<RR, L>::max_rank] = {};
   index_t kept_base[layout<RK, L>::leaves] = {}, reduced_base[layout<RR, L>::leaves] = {};
-  Plan p{e.template evaluator<0>(), {}, op, out, {}, {}, false, false};
+  Plan p{e.template evaluator<0>(), {}, op, out, {}, {}, false, false, false};
   [&]<int... K>(std::integer_sequence<int, K...>) {
     (
         [&] {
