@@ -33,14 +33,15 @@ __device__ XF_FORCEINLINE auto value_in(const Plan& p, const Vals& vals, int at,
 }
 
 // Folds reduced elements r0 .. r0 + E - 1 of a result into one accumulator: with one 16-byte load
-// per contiguous leaf when the plan allows it (p.vector), element by element otherwise.
-template <class Plan>
+// per contiguous leaf when Vector (the plan's p.vector, decided outside the loops so that the
+// loads of consecutive chunks are issued together), element by element otherwise.
+template <bool Vector, class Plan>
 __device__ XF_FORCEINLINE typename Plan::acc_type mapped_chunk(const Plan& p, const index_t (&kept_pos)[Plan::slots],
                                                               index_t r0) {
   constexpr int E = Plan::E, L = Plan::L;
   constexpr auto leaf_seq = std::make_integer_sequence<int, L>{};
-  if constexpr (E > 1) {
-    if (p.vector) {
+  if constexpr (E > 1 && Vector) {
+    {
       typename leaf_values<typename Plan::leaves_type, E>::type vals;
       [&]<int... K>(std::integer_sequence<int, K...>) {
         (
@@ -93,14 +94,18 @@ __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_con
     const index_t whole_end = c.chunked ? r_begin + (r_end - r_begin) / E * E : r_begin;
     const index_t cstep = static_cast<index_t>(c.r_lanes) * E;
     index_t r = r_begin + static_cast<index_t>(r_lane) * E;
+    const auto chunks = [&]<bool Vector>(std::bool_constant<Vector>) {
 #pragma unroll 1
-    for (; r + 3 * cstep + E <= whole_end; r += 4 * cstep) {
-      const Acc a0 = mapped_chunk(p, kept_pos, r), a1 = mapped_chunk(p, kept_pos, r + cstep);
-      const Acc a2 = mapped_chunk(p, kept_pos, r + 2 * cstep), a3 = mapped_chunk(p, kept_pos, r + 3 * cstep);
-      acc = p.op.combine(acc, p.op.combine(p.op.combine(a0, a1), p.op.combine(a2, a3)));
-    }
+      for (; r + 3 * cstep + E <= whole_end; r += 4 * cstep) {
+        const Acc a0 = mapped_chunk<Vector>(p, kept_pos, r), a1 = mapped_chunk<Vector>(p, kept_pos, r + cstep);
+        const Acc a2 = mapped_chunk<Vector>(p, kept_pos, r + 2 * cstep), a3 = mapped_chunk<Vector>(p, kept_pos, r + 3 * cstep);
+        acc = p.op.combine(acc, p.op.combine(p.op.combine(a0, a1), p.op.combine(a2, a3)));
+      }
 #pragma unroll 1
-    for (; r + E <= whole_end; r += cstep) acc = p.op.combine(acc, mapped_chunk(p, kept_pos, r));
+      for (; r + E <= whole_end; r += cstep) acc = p.op.combine(acc, mapped_chunk<Vector>(p, kept_pos, r));
+    };
+    if (p.vector) chunks(std::true_type{});
+    else chunks(std::false_type{});
     const index_t step = c.r_lanes;
     r = whole_end + r_lane;
 #pragma unroll 1
@@ -174,7 +179,7 @@ struct chunk_of {
     index_t origin[Plan::slots] = {};
     for (int k = 0; k < Plan::L; ++k) origin[k] = p.kept.base[k];
     const index_t r0 = i * Plan::E, n = p.reduced.size;
-    if (r0 + Plan::E <= n) return mapped_chunk(p, origin, r0);
+    if (r0 + Plan::E <= n) return p.vector ? mapped_chunk<true>(p, origin, r0) : mapped_chunk<false>(p, origin, r0);
     auto acc = mapped_element(p, origin, r0);
     for (index_t r = r0 + 1; r < n; ++r) acc = p.op.combine(acc, mapped_element(p, origin, r));
     return acc;
