@@ -76,11 +76,12 @@ auto reduce_over(const E& e, const std::array<int, N>& axes, const Op& op, const
                     "xfuse: a reduction of device arrays launches CUDA kernels; compile this file with nvcc");
 #if XF_CUDA_TU
       const int cur = device::current_id();
+      const auto records = e.leaves();
       [&]<int... K>(std::integer_sequence<int, K...>) {
         (
             [&] {
               if constexpr (tuple_element_t<K, typename decltype(p)::leaves_type>::in_memory)
-                require_access(get<K>(e.leaves()).device, cur, name);
+                require_access(get<K>(records).device, cur, name);
             }(),
             ...);
       }(std::make_integer_sequence<int, decltype(p)::L>{});

@@ -307,7 +307,7 @@ reduce_config choose_reduce_config(const Plan& p, int sms) {
 template <class Plan>
 void reduce_axes_device(Plan p, int device, cudaStream_t stream) {
   using Acc = typename Plan::acc_type;
-  const reduce_config c = choose_reduce_config(p, xf::device(device).properties().multiProcessorCount);
+  const reduce_config c = choose_reduce_config(p, xf::device(device).multiprocessor_count());
   p.vector = c.chunked && vector_chunks(p);
   const index_t blocks = (p.kept.size + c.o_lanes - 1) / c.o_lanes;
   if (blocks > INT_MAX) throw error("xf: reduction with too many results for one launch (" + std::to_string(p.kept.size) + ")");
