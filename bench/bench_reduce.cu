@@ -1,7 +1,12 @@
-// Reductions against CUB and the copy ceiling, in one run (issue 4's targets): CUDA-event
-// medians, counters GBps / vs_copy / vs_cub as in bench_elementwise.cu.
+// Reductions, scans and sorts against CUB and the copy ceiling, in one run (issue 4's targets):
+// CUDA-event medians, counters GBps / vs_copy / vs_cub as in bench_elementwise.cu.
+#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_radix_sort.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
+#include <xfuse/scan.hpp>
+#include <xfuse/sort.hpp>
 
 #include "bench_util.cuh"
 
@@ -113,6 +118,83 @@ void full_other(benchmark::State& state) {
   report(state, ms, static_cast<double>(n8) * 4);
 }
 
+// cumsum of a plain array against cub::DeviceScan::InclusiveSum on its pointer.
+void cumsum_plain(benchmark::State& state) {
+  const auto x = random_array<float>(n8);
+  xf::array<float, 1> r;
+  const double ms = median_ms([&] { r = xf::cumsum(x); });
+  const xf::array<float, 1> c({n8});
+  const cudaStream_t s = xf::current_stream().handle();
+  std::size_t bytes = 0;
+  check(cub::DeviceScan::InclusiveSum(nullptr, bytes, x.data(), c.data(), n8, s), "scan size");
+  const xf::array<unsigned char, 1> temp({static_cast<xf::index_t>(bytes)});
+  const double cub = median_ms([&] { check(cub::DeviceScan::InclusiveSum(temp.data(), bytes, x.data(), c.data(), n8, s), "scan"); });
+  require_close(xf::max(xf::abs(r - c) / (1 + xf::abs(c))).item(), 0, "cumsum(x)");
+  report(state, ms, static_cast<double>(n8) * 8);
+  state.counters["vs_cub"] = cub / ms;
+}
+
+// Running sums along rows (axis 1) or columns (axis 0) of a matrix.
+template <int Axis>
+void cumsum_matrix(benchmark::State& state) {
+  const auto a = random_array<float>(side * side).reshape({side, side});
+  xf::array<float, 2> r;
+  const double ms = median_ms([&] { r = xf::cumsum(a, Axis); });
+  report(state, ms, static_cast<double>(side) * side * 8);
+}
+
+// sort / argsort of 1e8 floats against cub::DeviceRadixSort on float keys (int64 positions).
+template <bool Positions>
+void sort_plain(benchmark::State& state) {
+  const auto x = random_array<float>(n8);
+  const xf::array<float, 1> keys_out({n8});
+  const xf::array<std::int64_t, 1> iota = xf::arange<std::int64_t>(n8), values_out({n8});
+  const cudaStream_t s = xf::current_stream().handle();
+  std::size_t bytes = 0;
+  auto cub_sort = [&](void* temp) {
+    if constexpr (Positions)
+      return cub::DeviceRadixSort::SortPairs(temp, bytes, x.data(), keys_out.data(), iota.data(), values_out.data(), n8, 0, 32, s);
+    else
+      return cub::DeviceRadixSort::SortKeys(temp, bytes, x.data(), keys_out.data(), n8, 0, 32, s);
+  };
+  check(cub_sort(nullptr), "sort size");
+  const xf::array<unsigned char, 1> temp({static_cast<xf::index_t>(bytes)});
+  const double cub = median_ms([&] { check(cub_sort(temp.data()), "sort"); }, 7, 1);
+  double ms = 0;
+  if constexpr (Positions) {
+    xf::array<std::int64_t, 1> r;
+    ms = median_ms([&] { r = xf::argsort(x); }, 7, 1);
+    require_close(static_cast<double>(xf::count_nonzero(r != values_out).item()), 0, "argsort(x)");
+  } else {
+    xf::array<float, 1> r;
+    ms = median_ms([&] { r = xf::sort(x); }, 7, 1);
+    require_close(static_cast<double>(xf::count_nonzero(r != keys_out).item()), 0, "sort(x)");
+  }
+  report(state, ms, static_cast<double>(n8) * (Positions ? 12 : 4) * 2);
+  state.counters["vs_cub"] = cub / ms;
+}
+
+// Sorting each row of an 8192x8192 matrix against cub::DeviceSegmentedRadixSort on float keys.
+void sort_rows(benchmark::State& state) {
+  const auto a = random_array<float>(side * side).reshape({side, side});
+  const xf::array<float, 2> c({side, side});
+  const xf::array<int, 1> offsets = xf::arange<int>(side + 1) * static_cast<int>(side);
+  const cudaStream_t s = xf::current_stream().handle();
+  std::size_t bytes = 0;
+  auto cub_sort = [&](void* temp) {
+    return cub::DeviceSegmentedRadixSort::SortKeys(temp, bytes, a.data(), c.data(), static_cast<int>(side * side),
+                                                   static_cast<int>(side), offsets.data(), offsets.data() + 1, 0, 32, s);
+  };
+  check(cub_sort(nullptr), "segmented sort size");
+  const xf::array<unsigned char, 1> temp({static_cast<xf::index_t>(bytes)});
+  const double cub = median_ms([&] { check(cub_sort(temp.data()), "segmented sort"); }, 7, 1);
+  xf::array<float, 2> r;
+  const double ms = median_ms([&] { r = xf::sort(a); }, 7, 1);
+  require_close(static_cast<double>(xf::count_nonzero(r != c).item()), 0, "sort(A)");
+  report(state, ms, static_cast<double>(side) * side * 8);
+  state.counters["vs_cub"] = cub / ms;
+}
+
 }  // namespace
 
 BENCHMARK(sum_plain)->Name("reduce/sum(x)/f32/1e8")->UseManualTime()->Iterations(1);
@@ -123,5 +205,12 @@ BENCHMARK(centre_columns)->Name("reduce/A-mean(A,0)/f32/8192^2")->UseManualTime(
 BENCHMARK(full_other<0>)->Name("reduce/max(x)/f32/1e8")->UseManualTime()->Iterations(1);
 BENCHMARK(full_other<1>)->Name("reduce/argmax(x)/f32/1e8")->UseManualTime()->Iterations(1);
 BENCHMARK(full_other<2>)->Name("reduce/var(x)/f32/1e8")->UseManualTime()->Iterations(1);
+
+BENCHMARK(cumsum_plain)->Name("scan/cumsum(x)/f32/1e8")->UseManualTime()->Iterations(1);
+BENCHMARK(cumsum_matrix<1>)->Name("scan/cumsum(A,1)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK(cumsum_matrix<0>)->Name("scan/cumsum(A,0)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK(sort_plain<false>)->Name("sort/sort(x)/f32/1e8")->UseManualTime()->Iterations(1);
+BENCHMARK(sort_plain<true>)->Name("sort/argsort(x)/f32/1e8")->UseManualTime()->Iterations(1);
+BENCHMARK(sort_rows)->Name("sort/sort(A)/f32/8192^2")->UseManualTime()->Iterations(1);
 
 BENCHMARK_MAIN();

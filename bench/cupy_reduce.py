@@ -24,6 +24,12 @@ def main(out_path):
         "reduce/max(x)/f32/1e8": {"ms": median_ms(lambda: cp.max(x)), "bytes": n * 4},
         "reduce/argmax(x)/f32/1e8": {"ms": median_ms(lambda: cp.argmax(x)), "bytes": n * 4},
         "reduce/var(x)/f32/1e8": {"ms": median_ms(lambda: cp.var(x)), "bytes": n * 4},
+        "scan/cumsum(x)/f32/1e8": {"ms": median_ms(lambda: cp.cumsum(x)), "bytes": n * 8},
+        "scan/cumsum(A,1)/f32/8192^2": {"ms": median_ms(lambda: cp.cumsum(a, 1)), "bytes": side * side * 8},
+        "scan/cumsum(A,0)/f32/8192^2": {"ms": median_ms(lambda: cp.cumsum(a, 0)), "bytes": side * side * 8},
+        "sort/sort(x)/f32/1e8": {"ms": median_ms(lambda: cp.sort(x), reps=7, warmup=1), "bytes": n * 8},
+        "sort/argsort(x)/f32/1e8": {"ms": median_ms(lambda: cp.argsort(x), reps=7, warmup=1), "bytes": n * 24},
+        "sort/sort(A)/f32/8192^2": {"ms": median_ms(lambda: cp.sort(a), reps=7, warmup=1), "bytes": side * side * 8},
     }
     meta = {"device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), "cupy": cp.__version__}
     with open(out_path, "w") as f:

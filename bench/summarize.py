@@ -58,7 +58,7 @@ if red_path.exists():
     red = json.loads(red_path.read_text())
     cr_path = run / "cupy_reduce.json"
     cr = json.loads(cr_path.read_text())["results"] if cr_path.exists() else {}
-    print("\n| reduction | xfuse ms | GB/s | vs copy | vs cub | other | CuPy ms | xfuse vs CuPy |")
+    print("\n| reduction, scan, sort | xfuse ms | GB/s | vs copy | vs cub | other | CuPy ms | xfuse vs CuPy |")
     print("|---|---:|---:|---:|---:|---|---:|---:|")
     for b in red["benchmarks"]:
         if b.get("run_type", "iteration") != "iteration":

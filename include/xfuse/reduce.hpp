@@ -86,14 +86,7 @@ auto reduce_over(const E& e, const std::array<int, N>& axes, const Op& op, const
             ...);
       }(std::make_integer_sequence<int, decltype(p)::L>{});
       const cudaStream_t stream = current_slot(cur).handle;
-      // CUB for full reductions only: its kernels are instantiated once per reduction type, not
-      // once per rank of the result as well (a quarter of the build time of a reduction).
-      if constexpr (RK == 0) {
-        if (n_red > 0) reduce_all_device(p, stream);
-        else reduce_axes_device(p, cur, stream);
-      } else {
-        reduce_axes_device(p, cur, stream);
-      }
+      reduce_axes_device(p, cur, stream);
 #endif
     } else {
       run_reduce_host(p);

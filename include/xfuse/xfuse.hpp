@@ -5,6 +5,8 @@
 #include "complex.hpp"
 #include "half.hpp"
 #include "reduce.hpp"
+#include "scan.hpp"
+#include "sort.hpp"
 #include "array/print.hpp"
 #include "user/fuse.hpp"
 #include "user/launch.hpp"

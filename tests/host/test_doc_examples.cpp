@@ -111,3 +111,19 @@ TEST_CASE("doc: reductions", "[docs][host]") {
   CHECK(xf::to_host(where) == std::vector<std::int64_t>{2, 2});
   CHECK(wide.item() == 21.0);
 }
+
+TEST_CASE("docs: scans and sorting", "[docs][scan][sort]") {
+  // example-begin scans_and_sorting
+  auto x = xf::asarray<float, xf::host>({3, 1, 2, 6, 5, 4}, {2, 3});
+  auto running = xf::cumsum(x, 1);         // [[3, 4, 6], [6, 11, 15]]
+  auto flat = xf::cumprod(x);              // 1-D, over x in C order
+  auto counts = xf::cumsum(x > 2.0f, 1);   // bool counts in int64; the expression is not stored
+  auto sorted = xf::sort(x);               // each row (the last axis), NaN last
+  auto order = xf::argsort(-x);            // int64 positions, stable: descending order of x
+  // example-end
+  CHECK(xf::to_host(running) == std::vector<float>{3, 4, 6, 6, 11, 15});
+  CHECK(xf::to_host(flat) == std::vector<float>{3, 3, 6, 36, 180, 720});
+  CHECK(xf::to_host(counts) == std::vector<std::int64_t>{1, 1, 1, 1, 2, 3});
+  CHECK(xf::to_host(sorted) == std::vector<float>{1, 2, 3, 4, 5, 6});
+  CHECK(xf::to_host(order) == std::vector<std::int64_t>{0, 2, 1, 0, 1, 2});
+}

@@ -1,18 +1,15 @@
-// Device reductions. A full reduction goes to cub::DeviceReduce (64-bit counts). A reduction over
-// some axes runs one kernel: a block of 256 threads takes `o_lanes` results and `r_lanes` threads
+// Device reductions, full or over some axes, run one kernel template: a block of 256 threads takes `o_lanes` results and `r_lanes` threads
 // per result; consecutive threads walk consecutive reduced elements when a leaf is contiguous along
 // them (row sums: a warp per row), otherwise consecutive results (column sums: coalesced across
 // results). Few results over many elements split the elements over blocks (`splits`), whose partial
-// accumulators a second, small kernel folds.
+// accumulators a second, small kernel folds. A full reduction is the one-result case: 8 blocks
+// per SM, each over a contiguous share, then one block folds their partials (CUB's DeviceReduce
+// shape, at a quarter of its build time: see docs/performance.md).
 #pragma once
 
 #include "plan.hpp"
 
 #if XF_CUDA_TU
-#include <iterator>
-
-#include <cub/device/device_reduce.cuh>
-
 namespace xf::detail {
 
 struct reduce_config {
@@ -131,86 +128,31 @@ __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_con
   }
 }
 
-// Folds the splits' partial accumulators of every result, then finishes it.
+// Folds the splits' partial accumulators of every result, then finishes it: `lanes` threads per
+// result (a power of two dividing the block) take every lanes-th split, then fold in shared memory.
 template <class Plan>
-__global__ void __launch_bounds__(reduce_threads) reduce_splits_kernel(const __grid_constant__ Plan p, int splits,
+__global__ void __launch_bounds__(reduce_threads) reduce_splits_kernel(const __grid_constant__ Plan p, int splits, int lanes,
                                                                        const typename Plan::acc_type* partial) {
-  const index_t o = static_cast<index_t>(blockIdx.x) * reduce_threads + threadIdx.x;
+  using Acc = typename Plan::acc_type;
+  __shared__ alignas(16) unsigned char raw[reduce_threads * sizeof(Acc)];
+  Acc* s = reinterpret_cast<Acc*>(raw);
+  const int t = static_cast<int>(threadIdx.x), lane = t % lanes;
+  const index_t o = static_cast<index_t>(blockIdx.x) * (reduce_threads / lanes) + t / lanes;
   const index_t n_out = p.kept.size;
-  if (o >= n_out) return;
-  auto acc = p.op.identity();
-  for (int s = 0; s < splits; ++s) acc = p.op.combine(acc, partial[s * n_out + o]);
-  index_t kept_pos[Plan::slots], out_pos;
-  layout_positions(p.kept, p.kept_narrow, o, kept_pos, out_pos);
-  p.out[out_pos] = p.op.finish(acc, p.reduced.size);
-}
-
-// The finish of a full reduction, on the accumulator CUB wrote.
-template <class Op>
-__global__ void reduce_finish_kernel(Op op, const typename Op::acc_type* acc, typename Op::out_type* out, index_t n) {
-  *out = op.finish(*acc, n);
-}
-
-// 0, 1, 2, ...: CUB's input for a full reduction of an expression (the transform computes element i).
-struct index_iterator {
-  using iterator_category = std::random_access_iterator_tag;
-  using value_type = index_t;
-  using difference_type = index_t;
-  using pointer = const index_t*;
-  using reference = index_t;
-  index_t i = 0;
-  XF_HD index_t operator*() const { return i; }
-  XF_HD index_t operator[](index_t d) const { return i + d; }
-  XF_HD index_iterator operator+(index_t d) const { return {i + d}; }
-  XF_HD index_iterator operator-(index_t d) const { return {i - d}; }
-  XF_HD index_t operator-(const index_iterator& o) const { return i - o.i; }
-  XF_HD index_iterator& operator+=(index_t d) { i += d; return *this; }
-  XF_HD index_iterator& operator++() { ++i; return *this; }
-  XF_HD bool operator==(const index_iterator& o) const { return i == o.i; }
-  XF_HD bool operator!=(const index_iterator& o) const { return i != o.i; }
-};
-
-// CUB's transform of a full reduction: item i is chunk i (E elements, the last one possibly
-// shorter), so contiguous leaves are read with 16-byte loads.
-template <class Plan>
-struct chunk_of {
-  Plan p;
-  __device__ XF_FORCEINLINE typename Plan::acc_type operator()(index_t i) const {
-    index_t origin[Plan::slots] = {};
-    for (int k = 0; k < Plan::L; ++k) origin[k] = p.kept.base[k];
-    const index_t r0 = i * Plan::E, n = p.reduced.size;
-    if (r0 + Plan::E <= n) return p.vector ? mapped_chunk<true>(p, origin, r0) : mapped_chunk<false>(p, origin, r0);
-    auto acc = mapped_element(p, origin, r0);
-    for (index_t r = r0 + 1; r < n; ++r) acc = p.op.combine(acc, mapped_element(p, origin, r));
-    return acc;
+  Acc acc = p.op.identity();
+  if (o < n_out)
+    for (int k = lane; k < splits; k += lanes) acc = p.op.combine(acc, partial[static_cast<index_t>(k) * n_out + o]);
+  s[t] = acc;
+  __syncthreads();
+  for (int width = lanes / 2; width > 0; width /= 2) {
+    if (lane < width) s[t] = p.op.combine(s[t], s[t + width]);
+    __syncthreads();
   }
-};
-template <class Op, class In>
-struct map_of {
-  Op op;
-  __device__ XF_FORCEINLINE typename Op::acc_type operator()(const In& v) const { return op.map(v, 0); }
-};
-template <class Op>
-struct combine_of {
-  Op op;
-  __device__ XF_FORCEINLINE typename Op::acc_type operator()(const typename Op::acc_type& a,
-                                                             const typename Op::acc_type& b) const {
-    return op.combine(a, b);
+  if (lane == 0 && o < n_out) {
+    index_t kept_pos[Plan::slots], out_pos;
+    layout_positions(p.kept, p.kept_narrow, o, kept_pos, out_pos);
+    p.out[out_pos] = p.op.finish(s[t], p.reduced.size);
   }
-};
-
-// A plain array, walked contiguously, whose reducer ignores the index: CUB reads it directly
-// (vectorised loads), as cub::DeviceReduce would on a bare pointer.
-template <class Plan>
-const void* contiguous_input(const Plan& p) {
-  if constexpr (Plan::L == 1 && tuple_element_t<0, typename Plan::leaves_type>::in_memory && !uses_index_v<typename Plan::op_type>) {
-    using V = typename tuple_element_t<0, typename Plan::leaves_type>::value_type;
-    using Fn = std::remove_cvref_t<decltype(p.fn)>;
-    if constexpr (std::is_same_v<Fn, slot<0, V>>) {
-      if (p.reduced.rank == 1 && p.reduced.stride[0][0] == 1) return get<0>(p.leaves).ptr + p.kept.base[0];
-    }
-  }
-  return nullptr;
 }
 
 // Whether every result's elements are E-aligned contiguous runs in every leaf held in memory
@@ -235,40 +177,6 @@ bool vector_chunks(const Plan& p) {
         ...);
   }(std::make_integer_sequence<int, Plan::L>{});
   return ok;
-}
-
-template <class Plan>
-void reduce_all_device(Plan p, cudaStream_t stream) {
-  p.vector = vector_chunks(p);
-  using Op = typename Plan::op_type;
-  using Acc = typename Plan::acc_type;
-  const index_t n = p.reduced.size;
-  constexpr bool direct = plain_finish_v<Op>;
-  buffer acc_memory;
-  Acc* acc_out = nullptr;
-  if constexpr (direct) {
-    acc_out = reinterpret_cast<Acc*>(p.out);
-  } else {
-    acc_memory = allocate_device(sizeof(Acc));
-    acc_out = static_cast<Acc*>(acc_memory.get());
-  }
-  auto run = [&](void* temp, std::size_t& bytes) {
-    if (const void* in = contiguous_input(p)) {
-      using V = typename tuple_element_t<0, typename Plan::leaves_type>::value_type;
-      return cub::DeviceReduce::TransformReduce(temp, bytes, static_cast<const V*>(in), acc_out, n, combine_of<Op>{p.op},
-                                                map_of<Op, V>{p.op}, p.op.identity(), stream);
-    }
-    return cub::DeviceReduce::TransformReduce(temp, bytes, index_iterator{0}, acc_out, (n + Plan::E - 1) / Plan::E,
-                                              combine_of<Op>{p.op}, chunk_of<Plan>{p}, p.op.identity(), stream);
-  };
-  std::size_t bytes = 0;
-  XF_CUDA_CHECK(run(nullptr, bytes));
-  const buffer temp = allocate_device(bytes > 0 ? bytes : 1);
-  XF_CUDA_CHECK(run(temp.get(), bytes));
-  if constexpr (!direct) {
-    reduce_finish_kernel<Op><<<1, 1, 0, stream>>>(p.op, acc_out, p.out, n);
-    XF_CUDA_CHECK(cudaGetLastError());
-  }
 }
 
 // How a reduction over some axes spreads over the GPU.
@@ -317,9 +225,13 @@ void reduce_axes_device(Plan p, int device, cudaStream_t stream) {
       p, c, static_cast<Acc*>(partial.get()));
   XF_CUDA_CHECK(cudaGetLastError());
   if (c.splits > 1) {
-    const index_t finish_blocks = (p.kept.size + reduce_threads - 1) / reduce_threads;
+    // Threads per result: a quarter of the splits (so each thread folds four), at most a block.
+    int lanes = 1;
+    while (lanes * 2 <= reduce_threads && lanes * 8 <= c.splits) lanes *= 2;
+    const index_t per_block = reduce_threads / lanes;
+    const index_t finish_blocks = (p.kept.size + per_block - 1) / per_block;
     reduce_splits_kernel<Plan><<<static_cast<unsigned>(finish_blocks), reduce_threads, 0, stream>>>(
-        p, c.splits, static_cast<const Acc*>(partial.get()));
+        p, c.splits, lanes, static_cast<const Acc*>(partial.get()));
     XF_CUDA_CHECK(cudaGetLastError());
   }
 }

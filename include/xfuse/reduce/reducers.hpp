@@ -44,7 +44,6 @@ template <class In, class Acc, class Out, bool SkipNan>
 struct sum_reducer {
   using acc_type = Acc;
   using out_type = Out;
-  static constexpr bool plain_finish = std::is_same_v<Acc, Out>;
   XF_HD static Acc identity() { return Acc(0); }
   XF_HD XF_FORCEINLINE Acc map(const In& v, index_t) const {
     if constexpr (SkipNan) {
@@ -72,7 +71,6 @@ struct extreme_reducer {
   using acc_type = compute_t<In>;
   using out_type = In;
   using Acc = acc_type;
-  static constexpr bool plain_finish = std::is_same_v<Acc, In>;
   static constexpr bool needs_elements = true;  // no identity in NumPy: an empty reduction is an error
   XF_HD static Acc identity() {
     if constexpr (std::is_floating_point_v<Acc>) {
@@ -106,7 +104,6 @@ struct arg_reducer {
   using V = compute_t<In>;
   using acc_type = value_index<V>;
   using out_type = std::int64_t;
-  static constexpr bool uses_index = true;
   static constexpr bool needs_elements = true;
   XF_HD static acc_type identity() { return {V(0), -1}; }
   XF_HD XF_FORCEINLINE acc_type map(const In& v, index_t i) const { return {convert<V>(v), i}; }
@@ -193,7 +190,6 @@ template <class In, bool All>
 struct logical_reducer {
   using acc_type = bool;
   using out_type = bool;
-  static constexpr bool plain_finish = true;
   XF_HD static bool identity() { return All; }
   XF_HD XF_FORCEINLINE bool map(const In& v, index_t) const { return convert<bool>(v); }
   XF_HD XF_FORCEINLINE bool combine(bool a, bool b) const { return All ? a && b : a || b; }
@@ -204,7 +200,6 @@ template <class In>
 struct count_nonzero_reducer {
   using acc_type = std::int64_t;
   using out_type = std::int64_t;
-  static constexpr bool plain_finish = true;
   XF_HD static std::int64_t identity() { return 0; }
   XF_HD XF_FORCEINLINE std::int64_t map(const In& v, index_t) const { return convert<bool>(v) ? 1 : 0; }
   XF_HD XF_FORCEINLINE std::int64_t combine(std::int64_t a, std::int64_t b) const { return a + b; }
@@ -213,18 +208,8 @@ struct count_nonzero_reducer {
 
 // Optional facts about a reducer.
 template <class Op>
-inline constexpr bool uses_index_v = [] {
-  if constexpr (requires { Op::uses_index; }) return Op::uses_index;
-  else return false;
-}();
-template <class Op>
 inline constexpr bool needs_elements_v = [] {
   if constexpr (requires { Op::needs_elements; }) return Op::needs_elements;
-  else return false;
-}();
-template <class Op>
-inline constexpr bool plain_finish_v = [] {
-  if constexpr (requires { Op::plain_finish; }) return Op::plain_finish;
   else return false;
 }();
 

@@ -1,0 +1,138 @@
+// Cumulative sums and products (NumPy's cumsum, cumprod) of any expression: along one axis (the
+// result has the input's shape) or, with no axis, over the flattened input in C order (a 1-D
+// result). NumPy's result types (int8 accumulates in int64), or a `Dtype` given as the first
+// template argument. Device scans run on CUB (scan/device.cuh), in stream order.
+#pragma once
+
+#include <string>
+
+#include "reduce.hpp"
+#include "scan/device.cuh"
+
+namespace xf {
+namespace detail {
+
+// Host scan: each line runs in order, in the accumulator type.
+template <class Plan>
+void scan_host(const Plan& p, index_t step) {
+  for (index_t o = 0; o < p.kept.size; ++o) {
+    index_t kept_pos[Plan::slots], out_pos;
+    layout_positions(p.kept, false, o, kept_pos, out_pos);
+    auto acc = p.op.identity();
+    for (index_t r = 0; r < p.reduced.size; ++r) {
+      acc = p.op.combine(acc, mapped_element(p, kept_pos, r));
+      p.out[out_pos + r * step] = convert<typename Plan::out_type>(acc);
+    }
+  }
+}
+
+// The plan of scanning `e` along `axis`, or over its flattening when axis < 0, into `out`, a fresh
+// C-ordered array of e's shape (or 1-D). Both layouts keep every axis (extent 1 where they do not
+// walk), so the flattened and the per-axis scan share one plan type, and one CUB instantiation.
+template <class Op, class E>
+auto make_scan_plan(const E& e, int axis, const Op& op, typename Op::out_type* out) {
+  constexpr int R = rank_v<E>;
+  const auto records = e.leaves();
+  using Records = std::remove_cvref_t<decltype(records)>;
+  constexpr int L = Records::size;
+  using Fn = decltype(e.template evaluator<0>());
+  using Plan = reduce_plan<Fn, typename descs_of<Records>::type, Op, R, R>;
+  const auto shape = e.shape();
+  const auto result_strides = c_strides(shape);
+  dims<R> kept_shape{}, line_shape{};
+  for (int d = 0; d < R; ++d) {
+    const bool along = axis < 0 || d == axis;
+    kept_shape[d] = along ? 1 : shape[d];
+    line_shape[d] = along ? shape[d] : 1;
+  }
+  index_t strides[layout<R, L>::leaves][layout<R, L>::max_rank] = {};
+  index_t kept_base[layout<R, L>::leaves] = {}, line_base[layout<R, L>::leaves] = {};
+  Plan p{e.template evaluator<0>(), {}, op, out, {}, {}, false, false, false};
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          const auto& rec = get<K>(records);
+          get<K>(p.leaves) = rec.desc;
+          broadcast_strides<R>(rec.shape, rec.strides, shape, strides[K]);
+          kept_base[K] = rec.base;
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, L>{});
+  p.kept = make_layout<R, L>(kept_shape, result_strides, strides, kept_base);
+  p.reduced = make_layout<R, L>(line_shape, c_strides(line_shape), strides, line_base);
+  p.kept_narrow = fits_32_bits(p.kept);
+  p.reduced_narrow = fits_32_bits(p.reduced);
+  return p;
+}
+
+// Scans `e` along `axis` (< 0: flattened) into `result`, a fresh C-ordered array.
+template <class Op, class E, class Result>
+void scan_into(const E& e, int axis, const Op& op, Result& result, const char* name) {
+  if (result.size() == 0) return;
+  const auto p = make_scan_plan(e, axis, op, result.data());
+  // Running total r of a line goes r * step past the line's start in the result.
+  const index_t step = axis < 0 ? 1 : c_strides(e.shape())[axis];
+  if constexpr (std::is_same_v<resolved_space_t<space_t<E>>, device>) {
+    static_assert(cuda_tu || always_false<E>,
+                  "xfuse: a scan of device arrays launches CUDA kernels; compile this file with nvcc");
+#if XF_CUDA_TU
+    const int cur = device::current_id();
+    const auto records = e.leaves();
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      (
+          [&] {
+            if constexpr (tuple_element_t<K, typename decltype(p)::leaves_type>::in_memory)
+              require_access(get<K>(records).device, cur, name);
+          }(),
+          ...);
+    }(std::make_integer_sequence<int, decltype(p)::L>{});
+    scan_device(p, step, current_slot(cur).handle);
+#endif
+  } else {
+    scan_host(p, step);
+  }
+}
+
+template <class Maker, class Dtype, class E>
+auto scan_flat(const E& e, const char* name) {
+  const auto op = Maker::template make<Dtype, value_t<E>>();
+  using Out = typename decltype(op)::out_type;
+  array<Out, 1, resolved_space_t<space_t<E>>> result(dims<1>{product(e.shape())});
+  scan_into(e, -1, op, result, name);
+  return result;
+}
+
+template <class Maker, class Dtype, class E>
+auto scan_axis(const E& e, int axis, const char* name) {
+  static_assert(rank_v<E> >= 1, "xf::cumsum/cumprod: a 0-d array has no axis; call it without one");
+  const auto op = Maker::template make<Dtype, value_t<E>>();
+  using Out = typename decltype(op)::out_type;
+  const int axes[1] = {axis};
+  array<Out, rank_v<E>, resolved_space_t<space_t<E>>> result(e.shape());
+  scan_into(e, normalize_axes(axes, e.shape(), name)[0], op, result, name);
+  return result;
+}
+
+}  // namespace detail
+
+// Running sums: xf::cumsum(x) over the flattened x, xf::cumsum(x, axis) along one axis.
+template <class Dtype = void, expression E>
+auto cumsum(const E& e) {
+  return detail::scan_flat<detail::sum_maker, Dtype>(e, "xf::cumsum");
+}
+template <class Dtype = void, expression E>
+auto cumsum(const E& e, int axis) {
+  return detail::scan_axis<detail::sum_maker, Dtype>(e, axis, "xf::cumsum");
+}
+
+// Running products, as cumsum.
+template <class Dtype = void, expression E>
+auto cumprod(const E& e) {
+  return detail::scan_flat<detail::prod_maker, Dtype>(e, "xf::cumprod");
+}
+template <class Dtype = void, expression E>
+auto cumprod(const E& e, int axis) {
+  return detail::scan_axis<detail::prod_maker, Dtype>(e, axis, "xf::cumprod");
+}
+
+}  // namespace xf

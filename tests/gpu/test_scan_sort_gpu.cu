@@ -1,0 +1,59 @@
+// Scans and sorting on device arrays against sequential references (tests/common/
+// scan_sort_cases.hpp), at shapes that take every path: segmented and line-by-line radix sorts,
+// scans along every axis and flattened, and more than 2^31 elements.
+#include "../common/scan_sort_cases.hpp"
+
+using namespace xf_test;
+
+TEST_CASE("cumsum and cumprod on device arrays", "[gpu][scan]") {
+  all_scan_types<xf::device>({23, 45, 67});
+  scan_expressions_and_edges<xf::device>();
+  // Long lines: many CUB tiles per line, and a flattened scan of 1.8 M elements.
+  cumulative<xf::device, float>({2, 3, 300001});
+}
+
+TEST_CASE("sort and argsort on device arrays", "[gpu][sort]") {
+  all_sort_types<xf::device>({3, 37, 1001});  // 111 lines: segmented; flattened: one line
+  sort_expressions_and_edges<xf::device>();
+}
+
+TEST_CASE("sorting lines of 2^20 and more, one by one", "[gpu][sort]") {
+  sorting<xf::device, float>({1, 3, (1 << 20) + 3});
+  sorting<xf::device, std::int64_t>({1, 2, (1 << 20) + 1});
+}
+
+TEST_CASE("scans and sorts over more than 2^31 elements", "[gpu][large]") {
+  const xf::index_t n = (xf::index_t{1} << 31) + 4099, big = (xf::index_t{1} << 31) + 5;
+  const xf::array<std::uint8_t, 1> x = xf::arange<std::uint8_t>(n);  // i % 256
+  auto at = [](const auto& a, xf::index_t i) { return xf::to_host(a(xf::slice(i, i + 1)))[0]; };
+  {
+    // cumsum of uint8(i): whole cycles of 256 add 32640.
+    const auto c = xf::cumsum(x);
+    auto want = [](xf::index_t count) {
+      std::uint64_t s = static_cast<std::uint64_t>(count / 256) * 32640;
+      for (xf::index_t j = 0; j < count % 256; ++j) s += static_cast<std::uint64_t>(j);
+      return s;
+    };
+    CHECK(at(c, big) == want(big + 1));
+    CHECK(at(c, n - 1) == want(n));
+  }
+  {
+    // Value v appears n / 256 times, once more for v < n % 256 (here 3).
+    const xf::index_t per = n / 256, zeros = per + 1;
+    const auto s = xf::sort(x);
+    CHECK(xf::count_nonzero(s(xf::slice(1, n)) < s(xf::slice(0, n - 1))).item() == 0);
+    CHECK(xf::count_nonzero(s == std::uint8_t{7}).item() == per);
+    CHECK(at(s, zeros - 1) == 0);
+    CHECK(at(s, zeros) == 1);
+    CHECK(at(s, n - 1) == 255);
+  }
+  {
+    const xf::index_t zeros = n / 256 + 1;
+    const auto order = xf::argsort(x);
+    CHECK(at(order, 1) == 256);
+    CHECK(at(order, zeros - 1) == n - 3);  // the last 0, past 2^31
+    CHECK(at(order, zeros) == 1);
+    // Stable: the positions of equal values rise.
+    CHECK(xf::count_nonzero(order(xf::slice(1, zeros)) <= order(xf::slice(0, zeros - 1))).item() == 0);
+  }
+}
