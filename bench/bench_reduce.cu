@@ -120,7 +120,8 @@ void full_other(benchmark::State& state) {
 
 // cumsum of a plain array against cub::DeviceScan::InclusiveSum on its pointer.
 void cumsum_plain(benchmark::State& state) {
-  const auto x = random_array<float>(n8);
+  // Values in {-1, 0, 1}: running sums stay far below 2^24, exact in float in any order.
+  const xf::array<float, 1> x = xf::rint(random_array<float>(n8));
   xf::array<float, 1> r;
   const double ms = median_ms([&] { r = xf::cumsum(x); });
   const xf::array<float, 1> c({n8});
@@ -129,7 +130,7 @@ void cumsum_plain(benchmark::State& state) {
   check(cub::DeviceScan::InclusiveSum(nullptr, bytes, x.data(), c.data(), n8, s), "scan size");
   const xf::array<unsigned char, 1> temp({static_cast<xf::index_t>(bytes)});
   const double cub = median_ms([&] { check(cub::DeviceScan::InclusiveSum(temp.data(), bytes, x.data(), c.data(), n8, s), "scan"); });
-  require_close(xf::max(xf::abs(r - c) / (1 + xf::abs(c))).item(), 0, "cumsum(x)");
+  require_close(xf::max(xf::abs(r - c)).item(), 0, "cumsum(x)");
   report(state, ms, static_cast<double>(n8) * 8);
   state.counters["vs_cub"] = cub / ms;
 }

@@ -2,8 +2,8 @@
 // per result; consecutive threads walk consecutive reduced elements when a leaf is contiguous along
 // them (row sums: a warp per row), otherwise consecutive results (column sums: coalesced across
 // results). Few results over many elements split the elements over blocks (`splits`), whose partial
-// accumulators a second, small kernel folds. A full reduction is the one-result case: 8 blocks
-// per SM, each over a contiguous share, then one block folds their partials (CUB's DeviceReduce
+// accumulators a second, small kernel folds. A full reduction is the one-result case: one wave of
+// blocks, each over a contiguous share, then one block folds their partials (CUB's DeviceReduce
 // shape, at a quarter of its build time: see docs/performance.md).
 #pragma once
 
@@ -179,9 +179,9 @@ bool vector_chunks(const Plan& p) {
   return ok;
 }
 
-// How a reduction over some axes spreads over the GPU.
+// How a reduction spreads over the GPU, which holds `slots` blocks of the kernel at once.
 template <class Plan>
-reduce_config choose_reduce_config(const Plan& p, int sms) {
+reduce_config choose_reduce_config(const Plan& p, index_t slots) {
   const index_t n_out = p.kept.size, n_red = p.reduced.size;
   reduce_config c;
   bool contiguous_along_reduced = false;
@@ -191,20 +191,24 @@ reduce_config choose_reduce_config(const Plan& p, int sms) {
   }
   c.r_fast = contiguous_along_reduced || n_out == 1;
   if (c.r_fast) {
-    // A warp per result; a whole block per result when there are too few results to fill the GPU.
-    c.r_lanes = n_out * 32 >= static_cast<index_t>(sms) * 1024 || n_red <= 64 ? 32 : reduce_threads;
+    // A block per result while each thread still gets 8 elements: many small blocks even out the
+    // last wave (a warp per row of 8192 floats left a wave half empty); a warp per short row.
+    c.r_lanes = n_red >= 8 * reduce_threads ? reduce_threads : 32;
   } else {
     // 32 consecutive results per block, 8 threads splitting each result's elements.
     c.r_lanes = 8;
   }
   c.o_lanes = reduce_threads / c.r_lanes;
   const index_t blocks = (n_out + c.o_lanes - 1) / c.o_lanes;
-  // Split the elements until there are 8 blocks per SM (full occupancy), keeping at least 64
-  // elements per thread.
-  const index_t wanted = static_cast<index_t>(sms) * 8;
+  // Fewer blocks than the GPU holds: split each result's elements so that one full wave runs
+  // (any count, not a power of two: every SM gets the same work), at least 64 elements a thread.
   index_t splits = 1;
-  while (blocks * splits * 2 <= wanted && n_red / (splits * 2) >= static_cast<index_t>(c.r_lanes) * 64 && splits < 65535)
-    splits *= 2;
+  if (blocks < slots) {
+    splits = slots / blocks;
+    const index_t most = n_red / (static_cast<index_t>(c.r_lanes) * 64);
+    if (splits > most) splits = most > 0 ? most : 1;
+    if (splits > 65535) splits = 65535;
+  }
   c.splits = static_cast<int>(splits);
   c.chunk = (n_red + splits - 1) / splits;
   c.chunked = c.r_fast && p.reduced.rank == 1 && Plan::E > 1;
@@ -215,7 +219,14 @@ reduce_config choose_reduce_config(const Plan& p, int sms) {
 template <class Plan>
 void reduce_axes_device(Plan p, int device, cudaStream_t stream) {
   using Acc = typename Plan::acc_type;
-  const reduce_config c = choose_reduce_config(p, xf::device(device).multiprocessor_count());
+  // Blocks of this kernel an SM holds (registers decide: 5 for a float sum, not 8).
+  static const int per_sm = [] {
+    int n = 0;
+    XF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, reduce_kernel<Plan>, reduce_threads, 0));
+    return n > 0 ? n : 1;
+  }();
+  const reduce_config c =
+      choose_reduce_config(p, static_cast<index_t>(xf::device(device).multiprocessor_count()) * per_sm);
   p.vector = c.chunked && vector_chunks(p);
   const index_t blocks = (p.kept.size + c.o_lanes - 1) / c.o_lanes;
   if (blocks > INT_MAX) throw error("xf: reduction with too many results for one launch (" + std::to_string(p.kept.size) + ")");
