@@ -29,42 +29,62 @@ __device__ XF_FORCEINLINE auto value_in(const Plan& p, const Vals& vals, int at,
   return p.fn(Point{{tuple_leaf<K, typename tuple_element_t<K, Leaves>::value_type>{get<K>(vals).v[at]}...}});
 }
 
-// Folds reduced elements r0 .. r0 + E - 1 of a result into one accumulator: with one 16-byte load
-// per contiguous leaf when Vector (the plan's p.vector, decided outside the loops so that the
-// loads of consecutive chunks are issued together), element by element otherwise.
+template <class Plan>
+using chunk_values = typename leaf_values<typename Plan::leaves_type, Plan::E>::type;
+
+// Loads reduced elements r0 .. r0 + E - 1 of a result (leaf positions `kept_pos`) for every leaf,
+// under p.vector: one 16-byte load where the leaf is contiguous along them, one element where it
+// is broadcast, the elements one by one for generators.
+template <class Plan>
+__device__ XF_FORCEINLINE void load_chunk(const Plan& p, const index_t (&kept_pos)[Plan::slots], index_t r0,
+                                          chunk_values<Plan>& vals) {
+  constexpr int E = Plan::E;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          const auto& leaf = get<K>(p.leaves);
+          using Leaf = std::remove_cvref_t<decltype(leaf)>;
+          const index_t step = p.reduced.stride[K][0];
+          const index_t pos = kept_pos[K] + r0 * step;
+          if constexpr (Leaf::in_memory) {
+            // p.vector: the leaf's stride along the reduced elements is 1, or 0 (broadcast).
+            if (step == 1) {
+              load_vector<typename Leaf::value_type, E>(leaf.ptr + pos, get<K>(vals).v);
+            } else {
+              const auto v = leaf.at(pos);
+              for (int e = 0; e < E; ++e) get<K>(vals).v[e] = v;
+            }
+          } else {
+            for (int e = 0; e < E; ++e) get<K>(vals).v[e] = leaf.at(pos + e * step);
+          }
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
+}
+
+// Maps and folds a loaded chunk (reduced elements r0 .. r0 + E - 1) into one accumulator.
+template <class Plan>
+__device__ XF_FORCEINLINE typename Plan::acc_type fold_chunk(const Plan& p, const chunk_values<Plan>& vals, index_t r0) {
+  constexpr auto leaf_seq = std::make_integer_sequence<int, Plan::L>{};
+  auto acc = p.op.map(value_in(p, vals, 0, leaf_seq), r0);
+  for (int e = 1; e < Plan::E; ++e) acc = p.op.combine(acc, p.op.map(value_in(p, vals, e, leaf_seq), r0 + e));
+  return acc;
+}
+
+// Folds reduced elements r0 .. r0 + E - 1 of a result into one accumulator: a loaded chunk when
+// Vector (the plan's p.vector, decided outside the loops), element by element otherwise.
 template <bool Vector, class Plan>
 __device__ XF_FORCEINLINE typename Plan::acc_type mapped_chunk(const Plan& p, const index_t (&kept_pos)[Plan::slots],
                                                               index_t r0) {
-  constexpr int E = Plan::E, L = Plan::L;
-  constexpr auto leaf_seq = std::make_integer_sequence<int, L>{};
-  if constexpr (E > 1 && Vector) {
-    {
-      typename leaf_values<typename Plan::leaves_type, E>::type vals;
-      [&]<int... K>(std::integer_sequence<int, K...>) {
-        (
-            [&] {
-              const auto& leaf = get<K>(p.leaves);
-              using Leaf = std::remove_cvref_t<decltype(leaf)>;
-              const index_t step = p.reduced.stride[K][0];
-              const index_t pos = kept_pos[K] + r0 * step;
-              if constexpr (Leaf::in_memory) {
-                if (step == 1) {
-                  load_vector<typename Leaf::value_type, E>(leaf.ptr + pos, get<K>(vals).v);
-                  return;
-                }
-              }
-              for (int e = 0; e < E; ++e) get<K>(vals).v[e] = leaf.at(pos + e * step);
-            }(),
-            ...);
-      }(leaf_seq);
-      auto acc = p.op.map(value_in(p, vals, 0, leaf_seq), r0);
-      for (int e = 1; e < E; ++e) acc = p.op.combine(acc, p.op.map(value_in(p, vals, e, leaf_seq), r0 + e));
-      return acc;
-    }
+  if constexpr (Plan::E > 1 && Vector) {
+    chunk_values<Plan> vals;
+    load_chunk(p, kept_pos, r0, vals);
+    return fold_chunk(p, vals, r0);
+  } else {
+    auto acc = mapped_element(p, kept_pos, r0);
+    for (int e = 1; e < Plan::E; ++e) acc = p.op.combine(acc, mapped_element(p, kept_pos, r0 + e));
+    return acc;
   }
-  auto acc = mapped_element(p, kept_pos, r0);
-  for (int e = 1; e < E; ++e) acc = p.op.combine(acc, mapped_element(p, kept_pos, r0 + e));
-  return acc;
 }
 
 template <class Plan>
@@ -85,18 +105,32 @@ __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_con
   if (o < n_out) {
     index_t kept_pos[Plan::slots];
     layout_positions(p.kept, p.kept_narrow, o, kept_pos, out_pos);
-    // Whole chunks of E elements per lane (16-byte loads when p.vector), four chunks per round so
-    // that their loads are in flight together; then the elements left over, one at a time.
+    // Whole chunks of E elements per lane (16-byte loads when p.vector), C chunks per round so
+    // that their loads are in flight together (128 bytes a thread for one leaf, as many for two);
+    // then the elements left over, one at a time.
     constexpr int E = Plan::E;
     const index_t whole_end = c.chunked ? r_begin + (r_end - r_begin) / E * E : r_begin;
     const index_t cstep = static_cast<index_t>(c.r_lanes) * E;
     index_t r = r_begin + static_cast<index_t>(r_lane) * E;
     const auto chunks = [&]<bool Vector>(std::bool_constant<Vector>) {
+      constexpr int C = Plan::L == 1 ? 8 : 4;
 #pragma unroll 1
-      for (; r + 3 * cstep + E <= whole_end; r += 4 * cstep) {
-        const Acc a0 = mapped_chunk<Vector>(p, kept_pos, r), a1 = mapped_chunk<Vector>(p, kept_pos, r + cstep);
-        const Acc a2 = mapped_chunk<Vector>(p, kept_pos, r + 2 * cstep), a3 = mapped_chunk<Vector>(p, kept_pos, r + 3 * cstep);
-        acc = p.op.combine(acc, p.op.combine(p.op.combine(a0, a1), p.op.combine(a2, a3)));
+      for (; r + (C - 1) * cstep + E <= whole_end; r += C * cstep) {
+        if constexpr (Vector && E > 1) {
+          // Every load of the round first, then the arithmetic: written as one loop of
+          // mapped_chunk, the compiler waited for each chunk before issuing the next load.
+          chunk_values<Plan> v[C];
+#pragma unroll
+          for (int u = 0; u < C; ++u) load_chunk(p, kept_pos, r + u * cstep, v[u]);
+#pragma unroll
+          for (int u = 0; u < C; ++u) acc = p.op.combine(acc, fold_chunk(p, v[u], r + u * cstep));
+        } else {
+          Acc a[C];
+#pragma unroll
+          for (int u = 0; u < C; ++u) a[u] = mapped_chunk<Vector>(p, kept_pos, r + u * cstep);
+#pragma unroll
+          for (int u = 0; u < C; ++u) acc = p.op.combine(acc, a[u]);
+        }
       }
 #pragma unroll 1
       for (; r + E <= whole_end; r += cstep) acc = p.op.combine(acc, mapped_chunk<Vector>(p, kept_pos, r));
@@ -105,15 +139,13 @@ __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_con
     else chunks(std::false_type{});
     const index_t step = c.r_lanes;
     r = whole_end + r_lane;
-    // Loads in flight per thread: 16 for 4-byte accumulators (column sums read 4 bytes at a time), 8 otherwise.
-    constexpr int U = sizeof(Acc) <= 4 ? 16 : 8;
 #pragma unroll 1
-    for (; r + (U - 1) * step < r_end; r += U * step) {
-      Acc a[U];
+    for (; r + 7 * step < r_end; r += 8 * step) {
+      Acc a[8];
 #pragma unroll
-      for (int u = 0; u < U; ++u) a[u] = mapped_element(p, kept_pos, r + u * step);
+      for (int u = 0; u < 8; ++u) a[u] = mapped_element(p, kept_pos, r + u * step);
 #pragma unroll
-      for (int u = 0; u < U; ++u) acc = p.op.combine(acc, a[u]);
+      for (int u = 0; u < 8; ++u) acc = p.op.combine(acc, a[u]);
     }
 #pragma unroll 1
     for (; r < r_end; r += step) acc = p.op.combine(acc, mapped_element(p, kept_pos, r));
@@ -214,6 +246,7 @@ reduce_config choose_reduce_config(const Plan& p, index_t slots) {
   const index_t blocks = (n_out + c.o_lanes - 1) / c.o_lanes;
   // Fewer blocks than the GPU holds: split each result's elements so that one full wave runs
   // (any count, not a power of two: every SM gets the same work), at least 64 elements a thread.
+  // (Two, four and eight waves measured no faster: bench/results/H200-2026-11-22-waves/.)
   index_t splits = 1;
   if (blocks < slots) {
     splits = slots / blocks;
