@@ -76,15 +76,7 @@ auto reduce_over(const E& e, const std::array<int, N>& axes, const Op& op, const
                     "xfuse: a reduction of device arrays launches CUDA kernels; compile this file with nvcc");
 #if XF_CUDA_TU
       const int cur = device::current_id();
-      const auto records = e.leaves();
-      [&]<int... K>(std::integer_sequence<int, K...>) {
-        (
-            [&] {
-              if constexpr (tuple_element_t<K, typename decltype(p)::leaves_type>::in_memory)
-                require_access(get<K>(records).device, cur, name);
-            }(),
-            ...);
-      }(std::make_integer_sequence<int, decltype(p)::L>{});
+      require_leaf_access(p, e, cur, name);
       const cudaStream_t stream = current_slot(cur).handle;
       reduce_axes_device(p, cur, stream);
 #endif

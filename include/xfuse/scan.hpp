@@ -77,15 +77,7 @@ void scan_into(const E& e, int axis, const Op& op, Result& result, const char* n
                   "xfuse: a scan of device arrays launches CUDA kernels; compile this file with nvcc");
 #if XF_CUDA_TU
     const int cur = device::current_id();
-    const auto records = e.leaves();
-    [&]<int... K>(std::integer_sequence<int, K...>) {
-      (
-          [&] {
-            if constexpr (tuple_element_t<K, typename decltype(p)::leaves_type>::in_memory)
-              require_access(get<K>(records).device, cur, name);
-          }(),
-          ...);
-    }(std::make_integer_sequence<int, decltype(p)::L>{});
+    require_leaf_access(p, e, cur, name);
     scan_device(p, step, current_slot(cur).handle);
 #endif
   } else {

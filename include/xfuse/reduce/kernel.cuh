@@ -29,6 +29,17 @@ __device__ XF_FORCEINLINE auto value_in(const Plan& p, const Vals& vals, int at,
   return p.fn(Point{{tuple_leaf<K, typename tuple_element_t<K, Leaves>::value_type>{get<K>(vals).v[at]}...}});
 }
 
+// mapped_element for a rank-1 reduced layout: one multiply-add per leaf and no branch, so the
+// compiler can issue a round's loads together (through layout_positions it waited on each).
+template <class Plan>
+__device__ XF_FORCEINLINE typename Plan::acc_type mapped_linear(const Plan& p, const index_t (&kept_pos)[Plan::slots],
+                                                               index_t r) {
+  index_t pos[Plan::slots];
+#pragma unroll
+  for (int k = 0; k < Plan::L; ++k) pos[k] = kept_pos[k] + p.reduced.base[k] + r * p.reduced.stride[k][0];
+  return p.op.map(value_at(p, pos, std::make_integer_sequence<int, Plan::L>{}), r);
+}
+
 template <class Plan>
 using chunk_values = typename leaf_values<typename Plan::leaves_type, Plan::E>::type;
 
@@ -139,16 +150,21 @@ __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_con
     else chunks(std::false_type{});
     const index_t step = c.r_lanes;
     r = whole_end + r_lane;
+    const auto elements = [&]<bool Linear>(std::bool_constant<Linear>) {
+      const auto element = [&](index_t at) { return Linear ? mapped_linear(p, kept_pos, at) : mapped_element(p, kept_pos, at); };
 #pragma unroll 1
-    for (; r + 7 * step < r_end; r += 8 * step) {
-      Acc a[8];
+      for (; r + 7 * step < r_end; r += 8 * step) {
+        Acc a[8];
 #pragma unroll
-      for (int u = 0; u < 8; ++u) a[u] = mapped_element(p, kept_pos, r + u * step);
+        for (int u = 0; u < 8; ++u) a[u] = element(r + u * step);
 #pragma unroll
-      for (int u = 0; u < 8; ++u) acc = p.op.combine(acc, a[u]);
-    }
+        for (int u = 0; u < 8; ++u) acc = p.op.combine(acc, a[u]);
+      }
 #pragma unroll 1
-    for (; r < r_end; r += step) acc = p.op.combine(acc, mapped_element(p, kept_pos, r));
+      for (; r < r_end; r += step) acc = p.op.combine(acc, element(r));
+    };
+    if (p.reduced.rank == 1) elements(std::true_type{});
+    else elements(std::false_type{});
   }
   s[t] = acc;
   __syncthreads();

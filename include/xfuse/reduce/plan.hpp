@@ -115,6 +115,19 @@ auto make_reduce_plan(const E& e, const std::array<int, NA>& axes, const Op& op,
   return p;
 }
 
+// Every leaf of `e` held in memory must be readable from device `cur` (the plan's leaves are e's).
+template <class Plan, class E>
+void require_leaf_access(const Plan&, const E& e, int cur, const char* name) {
+  const auto records = e.leaves();
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          if constexpr (tuple_element_t<K, typename Plan::leaves_type>::in_memory) require_access(get<K>(records).device, cur, name);
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
+}
+
 // Host reduction: each result folds its elements in blocks of 1024, then the blocks, so float
 // rounding error grows with the number of blocks rather than the number of elements.
 template <class Plan>

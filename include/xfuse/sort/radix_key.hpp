@@ -9,29 +9,12 @@
 
 #include "../core/config.hpp"
 #include "../core/dtype.hpp"
+#include "../expr/promotion.hpp"
 
 namespace xf::detail {
 
-template <std::size_t Bytes>
-struct unsigned_of;
-template <>
-struct unsigned_of<1> {
-  using type = std::uint8_t;
-};
-template <>
-struct unsigned_of<2> {
-  using type = std::uint16_t;
-};
-template <>
-struct unsigned_of<4> {
-  using type = std::uint32_t;
-};
-template <>
-struct unsigned_of<8> {
-  using type = std::uint64_t;
-};
 template <class T>
-using radix_key_t = typename unsigned_of<sizeof(T)>::type;
+using radix_key_t = std::make_unsigned_t<typename signed_of_size<sizeof(T)>::type>;
 
 // The bit pattern of infinity: a float's magnitude bits above it are NaN.
 template <class T>
