@@ -1,10 +1,11 @@
-// Device reductions, full or over some axes, run one kernel template: a block of 256 threads takes `o_lanes` results and `r_lanes` threads
-// per result; consecutive threads walk consecutive reduced elements when a leaf is contiguous along
-// them (row sums: a warp per row), otherwise consecutive results (column sums: coalesced across
-// results). Few results over many elements split the elements over blocks (`splits`), whose partial
-// accumulators a second, small kernel folds. A full reduction is the one-result case: one wave of
-// blocks, each over a contiguous share, then one block folds their partials (CUB's DeviceReduce
-// shape, at a quarter of its build time: see docs/performance.md).
+// Device reductions, full or over some axes, run one kernel template: a block of 256 threads takes
+// `o_lanes` results and `r_lanes` threads per result; consecutive threads walk consecutive reduced
+// elements when a leaf is contiguous along them (row sums: a warp per short row, a block per long
+// one), otherwise consecutive results (column sums: coalesced across results). Few results over
+// many elements split the elements over blocks (`splits`, one wave of resident blocks), whose
+// partial accumulators a second, small kernel folds. A full reduction is the one-result case
+// (CUB's DeviceReduce shape, at a quarter of its build time and 0.95 of its speed: see
+// docs/performance.md).
 #pragma once
 
 #include "plan.hpp"
