@@ -47,7 +47,7 @@ auto make_scan_plan(const E& e, int axis, const Op& op, typename Op::out_type* o
   }
   index_t strides[layout<R, L>::leaves][layout<R, L>::max_rank] = {};
   index_t kept_base[layout<R, L>::leaves] = {}, line_base[layout<R, L>::leaves] = {};
-  Plan p{e.template evaluator<0>(), {}, op, out, {}, {}, false, false, false};
+  Plan p{e.template evaluator<0>(), {}, op, out, {}, {}, false, false, false, false};
   [&]<int... K>(std::integer_sequence<int, K...>) {
     (
         [&] {

@@ -47,7 +47,7 @@ using chunk_values = typename leaf_values<typename Plan::leaves_type, Plan::E>::
 // Loads reduced elements r0 .. r0 + E - 1 of a result (leaf positions `kept_pos`) for every leaf,
 // under p.vector: one 16-byte load where the leaf is contiguous along them, one element where it
 // is broadcast, the elements one by one for generators.
-template <class Plan>
+template <bool Dense, class Plan>
 __device__ XF_FORCEINLINE void load_chunk(const Plan& p, const index_t (&kept_pos)[Plan::slots], index_t r0,
                                           chunk_values<Plan>& vals) {
   constexpr int E = Plan::E;
@@ -58,7 +58,9 @@ __device__ XF_FORCEINLINE void load_chunk(const Plan& p, const index_t (&kept_po
           using Leaf = std::remove_cvref_t<decltype(leaf)>;
           const index_t step = p.reduced.stride[K][0];
           const index_t pos = kept_pos[K] + r0 * step;
-          if constexpr (Leaf::in_memory) {
+          if constexpr (Leaf::in_memory && Dense) {
+            load_vector<typename Leaf::value_type, E>(leaf.ptr + pos, get<K>(vals).v);  // p.dense: stride 1
+          } else if constexpr (Leaf::in_memory) {
             // p.vector: the leaf's stride along the reduced elements is 1, or 0 (broadcast).
             if (step == 1) {
               load_vector<typename Leaf::value_type, E>(leaf.ptr + pos, get<K>(vals).v);
@@ -83,14 +85,14 @@ __device__ XF_FORCEINLINE typename Plan::acc_type fold_chunk(const Plan& p, cons
   return acc;
 }
 
-// Folds reduced elements r0 .. r0 + E - 1 of a result into one accumulator: a loaded chunk when
-// Vector (the plan's p.vector, decided outside the loops), element by element otherwise.
-template <bool Vector, class Plan>
+// Folds reduced elements r0 .. r0 + E - 1 of a result into one accumulator: a loaded chunk in
+// Mode 1 (p.vector) and 2 (p.dense too), element by element in Mode 0; decided outside the loops.
+template <int Mode, class Plan>
 __device__ XF_FORCEINLINE typename Plan::acc_type mapped_chunk(const Plan& p, const index_t (&kept_pos)[Plan::slots],
                                                               index_t r0) {
-  if constexpr (Plan::E > 1 && Vector) {
+  if constexpr (Plan::E > 1 && Mode > 0) {
     chunk_values<Plan> vals;
-    load_chunk(p, kept_pos, r0, vals);
+    load_chunk<Mode == 2>(p, kept_pos, r0, vals);
     return fold_chunk(p, vals, r0);
   } else {
     auto acc = mapped_element(p, kept_pos, r0);
@@ -124,31 +126,33 @@ __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_con
     const index_t whole_end = c.chunked ? r_begin + (r_end - r_begin) / E * E : r_begin;
     const index_t cstep = static_cast<index_t>(c.r_lanes) * E;
     index_t r = r_begin + static_cast<index_t>(r_lane) * E;
-    const auto chunks = [&]<bool Vector>(std::bool_constant<Vector>) {
+    const auto chunks = [&]<int Mode>(std::integral_constant<int, Mode>) {
       constexpr int C = Plan::L == 1 ? 8 : 4;
 #pragma unroll 1
       for (; r + (C - 1) * cstep + E <= whole_end; r += C * cstep) {
-        if constexpr (Vector && E > 1) {
+        if constexpr (Mode > 0 && E > 1) {
           // Every load of the round first, then the arithmetic: written as one loop of
           // mapped_chunk, the compiler waited for each chunk before issuing the next load.
           chunk_values<Plan> v[C];
 #pragma unroll
-          for (int u = 0; u < C; ++u) load_chunk(p, kept_pos, r + u * cstep, v[u]);
+          for (int u = 0; u < C; ++u) load_chunk<Mode == 2>(p, kept_pos, r + u * cstep, v[u]);
 #pragma unroll
           for (int u = 0; u < C; ++u) acc = p.op.combine(acc, fold_chunk(p, v[u], r + u * cstep));
         } else {
           Acc a[C];
 #pragma unroll
-          for (int u = 0; u < C; ++u) a[u] = mapped_chunk<Vector>(p, kept_pos, r + u * cstep);
+          for (int u = 0; u < C; ++u) a[u] = mapped_chunk<Mode>(p, kept_pos, r + u * cstep);
 #pragma unroll
           for (int u = 0; u < C; ++u) acc = p.op.combine(acc, a[u]);
         }
       }
 #pragma unroll 1
-      for (; r + E <= whole_end; r += cstep) acc = p.op.combine(acc, mapped_chunk<Vector>(p, kept_pos, r));
+      for (; r + E <= whole_end; r += cstep) acc = p.op.combine(acc, mapped_chunk<Mode>(p, kept_pos, r));
     };
-    if (p.vector) chunks(std::true_type{});
-    else chunks(std::false_type{});
+    // Mode 2 loads without a per-chunk stride test: the compiler then keeps every load unpredicated.
+    if (p.dense) chunks(std::integral_constant<int, 2>{});
+    else if (p.vector) chunks(std::integral_constant<int, 1>{});
+    else chunks(std::integral_constant<int, 0>{});
     const index_t step = c.r_lanes;
     r = whole_end + r_lane;
     const auto elements = [&]<bool Linear>(std::bool_constant<Linear>) {
@@ -290,6 +294,9 @@ void reduce_axes_device(Plan p, int device, cudaStream_t stream) {
   const reduce_config c =
       choose_reduce_config(p, static_cast<index_t>(xf::device(device).multiprocessor_count()) * per_sm);
   p.vector = c.chunked && vector_chunks(p);
+  p.dense = p.vector && [&]<int... K>(std::integer_sequence<int, K...>) {
+    return ((!tuple_element_t<K, typename Plan::leaves_type>::in_memory || p.reduced.stride[K][0] == 1) && ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
   const index_t blocks = (p.kept.size + c.o_lanes - 1) / c.o_lanes;
   if (blocks > INT_MAX) throw error("xf: reduction with too many results for one launch (" + std::to_string(p.kept.size) + ")");
   buffer partial;

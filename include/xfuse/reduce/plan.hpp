@@ -44,6 +44,8 @@ struct reduce_plan {
   // Every result's elements are E-aligned runs of contiguous (or broadcast) memory: chunks of E
   // elements load with one 16-byte access per leaf (device only; set by the launch).
   bool vector;
+  // And every leaf in memory is contiguous along them (none broadcast): no per-chunk stride test.
+  bool dense;
 };
 
 // The expression's value at leaf positions `pos`.
@@ -94,7 +96,7 @@ auto make_reduce_plan(const E& e, const std::array<int, NA>& axes, const Op& op,
   index_t kept_strides[layout<RK, L>::leaves][layout<RK, L>::max_rank] = {};
   index_t reduced_strides[layout<RR, L>::leaves][layout<RR, L>::max_rank] = {};
   index_t kept_base[layout<RK, L>::leaves] = {}, reduced_base[layout<RR, L>::leaves] = {};
-  Plan p{e.template evaluator<0>(), {}, op, out, {}, {}, false, false, false};
+  Plan p{e.template evaluator<0>(), {}, op, out, {}, {}, false, false, false, false};
   [&]<int... K>(std::integer_sequence<int, K...>) {
     (
         [&] {
