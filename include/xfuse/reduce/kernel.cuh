@@ -150,9 +150,15 @@ __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_con
       for (; r + E <= whole_end; r += cstep) acc = p.op.combine(acc, mapped_chunk<Mode>(p, kept_pos, r));
     };
     // Mode 2 loads without a per-chunk stride test: the compiler then keeps every load unpredicated.
-    if (p.dense) chunks(std::integral_constant<int, 2>{});
-    else if (p.vector) chunks(std::integral_constant<int, 1>{});
-    else chunks(std::integral_constant<int, 0>{});
+    if constexpr (Plan::L == 1) {
+      if (p.dense) chunks(std::integral_constant<int, 2>{});
+      else if (p.vector) chunks(std::integral_constant<int, 1>{});
+      else chunks(std::integral_constant<int, 0>{});
+    } else if (p.vector) {
+      chunks(std::integral_constant<int, 1>{});
+    } else {
+      chunks(std::integral_constant<int, 0>{});
+    }
     const index_t step = c.r_lanes;
     r = whole_end + r_lane;
     const auto elements = [&]<bool Linear>(std::bool_constant<Linear>) {
@@ -294,7 +300,9 @@ void reduce_axes_device(Plan p, int device, cudaStream_t stream) {
   const reduce_config c =
       choose_reduce_config(p, static_cast<index_t>(xf::device(device).multiprocessor_count()) * per_sm);
   p.vector = c.chunked && vector_chunks(p);
-  p.dense = p.vector && [&]<int... K>(std::integer_sequence<int, K...>) {
+  // One leaf only: for two (sum(x * y)) the mode took 56 registers instead of 48 and measured
+  // slower (0.87 against 0.89 of CUB's bandwidth, bench/results/H200-2026-11-22-3b72c8f-dense/).
+  p.dense = Plan::L == 1 && p.vector && [&]<int... K>(std::integer_sequence<int, K...>) {
     return ((!tuple_element_t<K, typename Plan::leaves_type>::in_memory || p.reduced.stride[K][0] == 1) && ...);
   }(std::make_integer_sequence<int, Plan::L>{});
   const index_t blocks = (p.kept.size + c.o_lanes - 1) / c.o_lanes;
