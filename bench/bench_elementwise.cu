@@ -352,4 +352,4 @@ SWEEP(sweep_broadcast, "broadcast_f32", 64, true, 64, 4, 32, 0)
 SWEEP(sweep_broadcast, "broadcast_f32", 64, true, 128, 4, 32, 0)
 SWEEP(sweep_broadcast, "broadcast_f32", 64, true, 256, 8, 32, 0)
 
-BENCHMARK_MAIN();
+XF_BENCH_MAIN()

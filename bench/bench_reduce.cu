@@ -214,4 +214,4 @@ BENCHMARK(sort_plain<false>)->Name("sort/sort(x)/f32/1e8")->UseManualTime()->Ite
 BENCHMARK(sort_plain<true>)->Name("sort/argsort(x)/f32/1e8")->UseManualTime()->Iterations(1);
 BENCHMARK(sort_rows)->Name("sort/sort(A)/f32/8192^2")->UseManualTime()->Iterations(1);
 
-BENCHMARK_MAIN();
+XF_BENCH_MAIN()

@@ -22,6 +22,32 @@ struct reduce_config {
 };
 inline constexpr int reduce_threads = 256;
 
+// The 16-byte load of a reduction's input: read once, and by no thread of the kernel written, so
+// it takes the non-coherent path and skips L1 (2-3% of sum(x)'s time against plain loads in the
+// sweep of bench/results/H200-2026-11-22-sweep-reduce/).
+template <class W>
+__device__ XF_FORCEINLINE W load_word(const W* src) {
+  if constexpr (std::is_same_v<W, uint4>) {
+    W w;
+    asm("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(w.x), "=r"(w.y), "=r"(w.z), "=r"(w.w) : "l"(src));
+    return w;
+  } else {
+    return __ldg(src);
+  }
+}
+
+// load_vector for inputs no thread of the kernel writes.
+template <class T, int E>
+__device__ XF_FORCEINLINE void load_vector_readonly(const T* src, T* dst) {
+  constexpr int bytes = E * static_cast<int>(sizeof(T));
+  constexpr int width = bytes < 16 ? bytes : 16;
+  using W = typename vector_word<width>::type;
+  W w[bytes / width];
+#pragma unroll
+  for (int i = 0; i < bytes / width; ++i) w[i] = load_word(reinterpret_cast<const W*>(src) + i);
+  __builtin_memcpy(dst, w, bytes);
+}
+
 // The expression's value at element `at` of loaded leaf values.
 template <class Plan, class Vals, int... K>
 __device__ XF_FORCEINLINE auto value_in(const Plan& p, const Vals& vals, int at, std::integer_sequence<int, K...>) {
@@ -59,11 +85,11 @@ __device__ XF_FORCEINLINE void load_chunk(const Plan& p, const index_t (&kept_po
           const index_t step = p.reduced.stride[K][0];
           const index_t pos = kept_pos[K] + r0 * step;
           if constexpr (Leaf::in_memory && Dense) {
-            load_vector<typename Leaf::value_type, E>(leaf.ptr + pos, get<K>(vals).v);  // p.dense: stride 1
+            load_vector_readonly<typename Leaf::value_type, E>(leaf.ptr + pos, get<K>(vals).v);  // p.dense: stride 1
           } else if constexpr (Leaf::in_memory) {
             // p.vector: the leaf's stride along the reduced elements is 1, or 0 (broadcast).
             if (step == 1) {
-              load_vector<typename Leaf::value_type, E>(leaf.ptr + pos, get<K>(vals).v);
+              load_vector_readonly<typename Leaf::value_type, E>(leaf.ptr + pos, get<K>(vals).v);
             } else {
               const auto v = leaf.at(pos);
               for (int e = 0; e < E; ++e) get<K>(vals).v[e] = v;
@@ -112,8 +138,6 @@ __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_con
   const int r_lane = c.r_fast ? t % c.r_lanes : t / c.o_lanes;
   const index_t o = static_cast<index_t>(blockIdx.x) * c.o_lanes + o_lane;
   const index_t n_out = p.kept.size, n_red = p.reduced.size;
-  const index_t r_begin = static_cast<index_t>(blockIdx.y) * c.chunk;
-  const index_t r_end = r_begin + c.chunk < n_red ? r_begin + c.chunk : n_red;
   Acc acc = p.op.identity();
   index_t out_pos = 0;
   if (o < n_out) {
@@ -123,29 +147,53 @@ __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_con
     // that their loads are in flight together (128 bytes a thread for one leaf, as many for two);
     // then the elements left over, one at a time.
     constexpr int E = Plan::E;
+    constexpr int C = Plan::L == 1 ? 8 : 4;
+    const index_t cstep = static_cast<index_t>(c.r_lanes) * E, round = C * cstep;
+    const index_t y = blockIdx.y;
+    // Splits interleave by rounds: split y takes rounds y, y + splits, ... and the last split also
+    // what follows them, so the GPU sweeps memory front to back (as CUB's many small blocks do);
+    // a contiguous share per split measured 3% slower. Element paths take contiguous shares.
+    const bool interleave = c.splits > 1 && c.chunked;
+    index_t r_begin, r_end, rounds_begin, rounds_step;
+    if (interleave) {
+      const index_t full = n_red / round * round;
+      rounds_begin = y * round;
+      rounds_step = c.splits * round;
+      r_begin = y == c.splits - 1 ? full : n_red;
+      r_end = n_red;
+    } else {
+      r_begin = y * c.chunk;
+      r_end = r_begin + c.chunk < n_red ? r_begin + c.chunk : n_red;
+      rounds_begin = r_begin;
+      rounds_step = round;
+    }
     const index_t whole_end = c.chunked ? r_begin + (r_end - r_begin) / E * E : r_begin;
-    const index_t cstep = static_cast<index_t>(c.r_lanes) * E;
-    index_t r = r_begin + static_cast<index_t>(r_lane) * E;
+    const index_t rounds_end = interleave ? n_red / round * round : whole_end;
+    index_t r = r_begin;
     const auto chunks = [&]<int Mode>(std::integral_constant<int, Mode>) {
-      constexpr int C = Plan::L == 1 ? 8 : 4;
+      // A lane's C chunks of a round lie cstep apart (next to each other, as CUB loads, measured no faster).
+      const index_t lane_off = static_cast<index_t>(r_lane) * E;
+      index_t base = rounds_begin;
 #pragma unroll 1
-      for (; r + (C - 1) * cstep + E <= whole_end; r += C * cstep) {
+      for (; base + round <= rounds_end; base += rounds_step) {
+        const index_t rr = base + lane_off;
         if constexpr (Mode > 0 && E > 1) {
           // Every load of the round first, then the arithmetic: written as one loop of
           // mapped_chunk, the compiler waited for each chunk before issuing the next load.
           chunk_values<Plan> v[C];
 #pragma unroll
-          for (int u = 0; u < C; ++u) load_chunk<Mode == 2>(p, kept_pos, r + u * cstep, v[u]);
+          for (int u = 0; u < C; ++u) load_chunk<Mode == 2>(p, kept_pos, rr + u * cstep, v[u]);
 #pragma unroll
-          for (int u = 0; u < C; ++u) acc = p.op.combine(acc, fold_chunk(p, v[u], r + u * cstep));
+          for (int u = 0; u < C; ++u) acc = p.op.combine(acc, fold_chunk(p, v[u], rr + u * cstep));
         } else {
           Acc a[C];
 #pragma unroll
-          for (int u = 0; u < C; ++u) a[u] = mapped_chunk<Mode>(p, kept_pos, r + u * cstep);
+          for (int u = 0; u < C; ++u) a[u] = mapped_chunk<Mode>(p, kept_pos, rr + u * cstep);
 #pragma unroll
           for (int u = 0; u < C; ++u) acc = p.op.combine(acc, a[u]);
         }
       }
+      r = (interleave ? r_begin : base) + lane_off;
 #pragma unroll 1
       for (; r + E <= whole_end; r += cstep) acc = p.op.combine(acc, mapped_chunk<Mode>(p, kept_pos, r));
     };
