@@ -102,12 +102,20 @@ __device__ XF_FORCEINLINE void load_chunk(const Plan& p, const index_t (&kept_po
   }(std::make_integer_sequence<int, Plan::L>{});
 }
 
+// combine(a, b) where b's reduced elements all follow a's, both non-empty: the reducer's cheaper
+// `append` where it has one (argmin/argmax), else combine.
+template <class Op, class Acc>
+__device__ XF_FORCEINLINE Acc append(const Op& op, const Acc& a, const Acc& b) {
+  if constexpr (requires { op.append(a, b); }) return op.append(a, b);
+  else return op.combine(a, b);
+}
+
 // Maps and folds a loaded chunk (reduced elements r0 .. r0 + E - 1) into one accumulator.
 template <class Plan>
 __device__ XF_FORCEINLINE typename Plan::acc_type fold_chunk(const Plan& p, const chunk_values<Plan>& vals, index_t r0) {
   constexpr auto leaf_seq = std::make_integer_sequence<int, Plan::L>{};
   auto acc = p.op.map(value_in(p, vals, 0, leaf_seq), r0);
-  for (int e = 1; e < Plan::E; ++e) acc = p.op.combine(acc, p.op.map(value_in(p, vals, e, leaf_seq), r0 + e));
+  for (int e = 1; e < Plan::E; ++e) acc = append(p.op, acc, p.op.map(value_in(p, vals, e, leaf_seq), r0 + e));
   return acc;
 }
 
@@ -122,7 +130,7 @@ __device__ XF_FORCEINLINE typename Plan::acc_type mapped_chunk(const Plan& p, co
     return fold_chunk(p, vals, r0);
   } else {
     auto acc = mapped_element(p, kept_pos, r0);
-    for (int e = 1; e < Plan::E; ++e) acc = p.op.combine(acc, mapped_element(p, kept_pos, r0 + e));
+    for (int e = 1; e < Plan::E; ++e) acc = append(p.op, acc, mapped_element(p, kept_pos, r0 + e));
     return acc;
   }
 }
@@ -183,14 +191,18 @@ __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_con
           chunk_values<Plan> v[C];
 #pragma unroll
           for (int u = 0; u < C; ++u) load_chunk<Mode == 2>(p, kept_pos, rr + u * cstep, v[u]);
+          // The round's chunks follow one another: appended, then combined once with acc.
+          auto in_round = fold_chunk(p, v[0], rr);
 #pragma unroll
-          for (int u = 0; u < C; ++u) acc = p.op.combine(acc, fold_chunk(p, v[u], rr + u * cstep));
+          for (int u = 1; u < C; ++u) in_round = append(p.op, in_round, fold_chunk(p, v[u], rr + u * cstep));
+          acc = p.op.combine(acc, in_round);
         } else {
           Acc a[C];
 #pragma unroll
           for (int u = 0; u < C; ++u) a[u] = mapped_chunk<Mode>(p, kept_pos, rr + u * cstep);
 #pragma unroll
-          for (int u = 0; u < C; ++u) acc = p.op.combine(acc, a[u]);
+          for (int u = 1; u < C; ++u) a[0] = append(p.op, a[0], a[u]);
+          acc = p.op.combine(acc, a[0]);
         }
       }
       r = (interleave ? r_begin : base) + lane_off;
@@ -217,7 +229,8 @@ __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_con
 #pragma unroll
         for (int u = 0; u < 8; ++u) a[u] = element(r + u * step);
 #pragma unroll
-        for (int u = 0; u < 8; ++u) acc = p.op.combine(acc, a[u]);
+        for (int u = 1; u < 8; ++u) a[0] = append(p.op, a[0], a[u]);
+        acc = p.op.combine(acc, a[0]);
       }
 #pragma unroll 1
       for (; r < r_end; r += step) acc = p.op.combine(acc, element(r));

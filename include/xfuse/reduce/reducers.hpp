@@ -116,6 +116,13 @@ struct arg_reducer {
     if (Max ? a.value > b.value : a.value < b.value) return a;
     return b.index < a.index ? b : a;
   }
+  // combine(a, b) when both hold elements and every index in b follows every index in a (a
+  // thread's own walk): a tie or a later NaN keeps a, with no index compares (argmax(x) 0.67 of
+  // copy bandwidth with combine alone).
+  XF_HD XF_FORCEINLINE acc_type append(const acc_type& a, const acc_type& b) const {
+    if (nan_of(a.value)) return a;
+    return (Max ? b.value > a.value : b.value < a.value) || nan_of(b.value) ? b : a;
+  }
   XF_HD out_type finish(const acc_type& a, index_t) const { return a.index; }
 };
 
