@@ -4,7 +4,7 @@
 // one), otherwise consecutive results (column sums: coalesced across results). Few results over
 // many elements split the elements over blocks (`splits`, one wave of resident blocks), whose
 // partial accumulators a second, small kernel folds. A full reduction is the one-result case
-// (CUB's DeviceReduce shape, at a quarter of its build time and 0.95 of its speed: see
+// (CUB's DeviceReduce shape, at a quarter of its build time and 0.98 of its speed: see
 // docs/performance.md).
 #pragma once
 
