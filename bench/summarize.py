@@ -75,3 +75,24 @@ if red_path.exists():
             other.append(f"CuPy unfused {fmt(c['unfused_ms'])} ms")
         print(f"| {name} | {fmt(b['ms'])} | {fmt(b['GBps'], 4)} | {fmt(b['vs_copy'])} | {fmt(b.get('vs_cub'))} | "
               f"{'; '.join(other)} | {fmt(cms)} | {fmt(cms / b['ms'] if cms else None)} |")
+
+# Linear algebra (bench_linalg.json, cupy_linalg.json), when the run has them.
+la_path = run / "bench_linalg.json"
+if la_path.exists():
+    la = json.loads(la_path.read_text())
+    cl_path = run / "cupy_linalg.json"
+    cl = json.loads(cl_path.read_text())["results"] if cl_path.exists() else {}
+    print("\n| linear algebra | xfuse ms | TFLOP/s | raw cuBLAS ms | vs cuBLAS | CuPy ms | xfuse vs CuPy | PyTorch ms |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for b in la["benchmarks"]:
+        if b.get("run_type", "iteration") != "iteration":
+            continue
+        name = "/".join(base(b["name"]).split("/")[:-1]) if base(b["name"]).endswith("/4096") else base(b["name"])
+        if "host_us" in b:
+            print(f"| {name} (host µs per call) | {fmt(b['host_us'])} µs | | {fmt(b['raw_host_us'])} µs | "
+                  f"{fmt(b['raw_host_us'] / b['host_us'])} | | | |")
+            continue
+        c = cl.get(name, {})
+        cms = c.get("ms")
+        print(f"| {name} | {fmt(b['ms'])} | {fmt(b['TFLOPs'])} | {fmt(b['raw_ms'])} | {fmt(b['vs_cublas'])} | {fmt(cms)} | "
+              f"{fmt(cms / b['ms'] if cms else None)} | {fmt(c.get('torch_ms'))} |")

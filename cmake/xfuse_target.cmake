@@ -25,3 +25,12 @@ if(NOT TARGET xfuse)
   target_include_directories(xfuse SYSTEM INTERFACE "$<BUILD_INTERFACE:${CUDAToolkit_INCLUDE_DIRS}>")
   target_link_libraries(xfuse INTERFACE CUDA::cudart)
 endif()
+
+# xfuse::linalg: what <xfuse/linalg.hpp> links, cuBLAS for device arrays and OpenBLAS (CBLAS) for
+# host arrays (Debian/Ubuntu: libopenblas-dev, installed by scripts/deps.sh).
+if(NOT TARGET xfuse_linalg)
+  add_library(xfuse_linalg INTERFACE)
+  add_library(xfuse::linalg ALIAS xfuse_linalg)
+  find_library(XFUSE_OPENBLAS_LIBRARY NAMES openblas REQUIRED)
+  target_link_libraries(xfuse_linalg INTERFACE xfuse CUDA::cublas ${XFUSE_OPENBLAS_LIBRARY})
+endif()

@@ -10,15 +10,16 @@ command -v nvcc >/dev/null || export PATH="/usr/local/cuda/bin:$PATH"
 tmp=$(mktemp -d)
 flags=(-std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -I"$here/include")
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-time_build() {  # source file, runs -> median seconds
+time_build() {  # source file [link flags] -> median seconds of three builds
   for _ in 1 2 3; do
-    /usr/bin/time -f "%e" nvcc "${flags[@]}" "$1" -o "$tmp/a.out" 2>&1 >/dev/null | tail -1
+    /usr/bin/time -f "%e" nvcc "${flags[@]}" "$1" -o "$tmp/a.out" "${@:2}" 2>&1 >/dev/null | tail -1
   done | median
 }
 sed 's#<xfuse/core.hpp>#<xfuse/xfuse.hpp>#' "$here/examples/one_expression.cu" > "$tmp/one_xfuse.cu"
 printf '#include <xfuse/reduce.hpp>\nint main() {\n  if (xf::device::count() == 0) return 0;\n  const xf::array<float, 1> x = xf::arange<float>(1 << 20), y = xf::arange<float>(1 << 20);\n  return xf::sum(x * y).item() > 0 ? 0 : 1;\n}\n' > "$tmp/one_reduce.cu"
 printf '#include <xfuse/scan.hpp>\nint main() {\n  if (xf::device::count() == 0) return 0;\n  const xf::array<float, 1> x = xf::arange<float>(1 << 20);\n  return xf::cumsum(x * 2).size() > 0 ? 0 : 1;\n}\n' > "$tmp/one_scan.cu"
 printf '#include <xfuse/sort.hpp>\nint main() {\n  if (xf::device::count() == 0) return 0;\n  const xf::array<float, 1> x = xf::arange<float>(1 << 20);\n  return xf::sort(x).size() > 0 ? 0 : 1;\n}\n' > "$tmp/one_sort.cu"
+printf '#include <xfuse/linalg.hpp>\nint main() {\n  if (xf::device::count() == 0) return 0;\n  const xf::array<float, 2> a = xf::ones<float>({64, 64});\n  return xf::matmul(a, a.T()).size() > 0 ? 0 : 1;\n}\n' > "$tmp/one_matmul.cu"
 printf '#include <cuda_runtime.h>\n__global__ void k(float* o, const float* x, const float* y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) o[i] = (x[i] - y[i]) * (x[i] - y[i]) + 1; }\nint main() { k<<<1, 1>>>(nullptr, nullptr, nullptr, 0); }\n' > "$tmp/raw.cu"
 kernels=$(nvcc "${flags[@]}" -c "$here/examples/one_expression.cu" -o "$tmp/k.o" -Xptxas -v 2>&1 | grep -c "Compiling entry function")
 {
@@ -31,6 +32,7 @@ kernels=$(nvcc "${flags[@]}" -c "$here/examples/one_expression.cu" -o "$tmp/k.o"
   echo "one fused full reduction, <xfuse/reduce.hpp>: $(time_build "$tmp/one_reduce.cu") s"
   echo "one cumsum of an expression, <xfuse/scan.hpp>: $(time_build "$tmp/one_scan.cu") s"
   echo "one sort of a float array, <xfuse/sort.hpp>: $(time_build "$tmp/one_sort.cu") s"
+  echo "one matmul, <xfuse/linalg.hpp> (+ link cuBLAS, OpenBLAS): $(time_build "$tmp/one_matmul.cu" -lcublas -lopenblas) s"
   echo "kernels instantiated by the program:     $kernels (one per expression materialised)"
 } | tee ${out:+"$out"}
 rm -rf "$tmp"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian/Ubuntu packages a build needs, when they are missing: deps.sh demo|test|bench
 set -euo pipefail
-pkgs=(cmake ninja-build g++)
+pkgs=(cmake ninja-build g++ libopenblas-dev)
 case "${1:-test}" in
   test) pkgs+=(catch2) ;;
   bench) pkgs+=(libbenchmark-dev) ;;

@@ -1,0 +1,40 @@
+"""The cases of bench_linalg.cu in CuPy (and PyTorch when present), on the same GPU, in the same
+session (CUDA-event medians), written as JSON."""
+import json
+import sys
+
+import cupy as cp
+
+from cupy_elementwise import median_ms
+
+
+def main(out_path):
+    results = {}
+    n = 4096
+    for name, dt in (("f32", cp.float32), ("f64", cp.float64), ("f16", cp.float16)):
+        a = cp.random.uniform(-1, 1, (n, n)).astype(dt)
+        b = cp.random.uniform(-1, 1, (n, n)).astype(dt)
+        results[f"matmul/f{name[1:]}"] = {"ms": median_ms(lambda: a @ b, reps=21)}
+    a = cp.random.uniform(-1, 1, (n, n)).astype(cp.float32)
+    b = cp.random.uniform(-1, 1, (n, n)).astype(cp.float32)
+    results["matmul/A.T()@B/f32"] = {"ms": median_ms(lambda: a.T @ b, reps=21)}
+    a = cp.random.uniform(-1, 1, (1000, 64, 64)).astype(cp.float32)
+    b = cp.random.uniform(-1, 1, (1000, 64, 64)).astype(cp.float32)
+    results["matmul/batched/1000x64x64/f32"] = {"ms": median_ms(lambda: a @ b, reps=21)}
+    try:
+        import torch
+        for name, dt in (("f32", torch.float32), ("f64", torch.float64), ("f16", torch.float16)):
+            ta = torch.rand((n, n), device="cuda", dtype=dt)
+            tb = torch.rand((n, n), device="cuda", dtype=dt)
+            results[f"matmul/{name}"]["torch_ms"] = median_ms(lambda: ta @ tb, reps=21)
+    except Exception as e:  # PyTorch is optional
+        print("torch:", e)
+    meta = {"device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), "cupy": cp.__version__}
+    with open(out_path, "w") as f:
+        json.dump({"meta": meta, "results": results}, f, indent=1)
+    for k, v in results.items():
+        print(f"{k:36s} {v['ms']:.4f} ms" + (f"  torch {v['torch_ms']:.4f} ms" if "torch_ms" in v else ""))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,255 @@
+// matmul and NumPy's products, shared by the host suite (OpenBLAS) and the GPU suite (cuBLAS):
+// every element type, transposed, sliced, reversed and broadcast operands, 1-D rules, batches
+// that collapse into one strided-batched call and batches that do not, empty dimensions, and bad
+// shapes, against plain triple loops in complex<double> on the host (no xfuse code involved).
+#pragma once
+
+#include <complex>
+#include <string>
+#include <vector>
+
+#include <xfuse/linalg.hpp>
+
+#include "check.hpp"
+#include "random.hpp"
+
+namespace xf_test {
+
+using cd = std::complex<double>;
+
+template <class T>
+cd as_cd(const T& x) {
+  if constexpr (xf::is_complex<T>) return {static_cast<double>(x.real()), static_cast<double>(x.imag())};
+  else return {xf::detail::convert<double>(x), 0.0};
+}
+
+// C (m x n) = A (m x k) B (k x n), row-major vectors; also sum |a||b| per element, the error scale.
+template <class T>
+void ref_matmul(const std::vector<T>& a, const std::vector<T>& b, std::size_t m, std::size_t k, std::size_t n,
+                std::vector<cd>& c, std::vector<double>& scale) {
+  c.assign(m * n, cd(0));
+  scale.assign(m * n, 0.0);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t p = 0; p < k; ++p)
+      for (std::size_t j = 0; j < n; ++j) {
+        const cd x = as_cd(a[i * k + p]), y = as_cd(b[p * n + j]);
+        c[i * n + j] += x * y;
+        scale[i * n + j] += std::abs(x) * std::abs(y);
+      }
+}
+
+// Unit roundoff of the products' accumulation (float for the 16-bit types) and of the result.
+template <class T>
+double accumulation_eps() {
+  using R = xf::real_t<T>;
+  return std::is_same_v<R, double> ? 1.2e-16 : 6e-8;
+}
+
+template <class T>
+void require_product(const std::vector<T>& got, const std::vector<cd>& want, const std::vector<double>& scale, std::size_t k,
+                     const std::string& what, double extra_eps = 0) {
+  REQUIRE(got.size() == want.size());
+  const double acc = accumulation_eps<T>() * static_cast<double>(k + 2) + extra_eps;
+  const double out = std::is_same_v<T, xf::half> ? 9.8e-4 : std::is_same_v<T, xf::bfloat16> ? 7.9e-3 : 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    INFO(what << " element " << i << ": got " << as_cd(got[i]) << ", want " << want[i]);
+    REQUIRE(std::abs(as_cd(got[i]) - want[i]) <= acc * scale[i] + out * std::abs(want[i]) + 1e-300);
+  }
+}
+
+enum class layout { c_order, transposed, sliced, reversed };
+
+// An m x k matrix with the given C-ordered values, stored as `how` says.
+template <class T, class Space>
+xf::array<T, 2, Space> make_matrix(const std::vector<T>& v, xf::index_t m, xf::index_t k, layout how) {
+  const auto um = static_cast<std::size_t>(m), uk = static_cast<std::size_t>(k);
+  if (how == layout::transposed) {
+    std::vector<T> s(v.size());
+    for (std::size_t i = 0; i < um; ++i)
+      for (std::size_t j = 0; j < uk; ++j) s[j * um + i] = v[i * uk + j];
+    return xf::asarray<T, Space>(s, {k, m}).T();
+  }
+  if (how == layout::sliced) {  // columns 2 .. k+1 of an m x (k + 3) matrix: leading dimension k + 3
+    std::vector<T> s(um * (uk + 3), T(7));
+    for (std::size_t i = 0; i < um; ++i)
+      for (std::size_t j = 0; j < uk; ++j) s[i * (uk + 3) + j + 2] = v[i * uk + j];
+    return xf::asarray<T, Space>(s, {m, k + 3})(xf::all, xf::slice(2, k + 2));
+  }
+  if (how == layout::reversed) {  // columns stored right to left: BLAS cannot read it, copied once
+    std::vector<T> s(v.size());
+    for (std::size_t i = 0; i < um; ++i)
+      for (std::size_t j = 0; j < uk; ++j) s[i * uk + (uk - 1 - j)] = v[i * uk + j];
+    return xf::asarray<T, Space>(s, {m, k})(xf::all, xf::slice(xf::_, xf::_, -1));
+  }
+  return xf::asarray<T, Space>(v, {m, k});
+}
+
+template <class Space, class T>
+void matmul_layouts() {
+  const xf::index_t shapes[][3] = {{1, 1, 1}, {7, 5, 3}, {33, 64, 17}, {2, 130, 1}, {1, 40, 9}};
+  for (const auto& s : shapes) {
+    const xf::index_t m = s[0], k = s[1], n = s[2];
+    const auto av = uniform<T>(static_cast<std::size_t>(m * k), -1, 1), bv = uniform<T>(static_cast<std::size_t>(k * n), -1, 1);
+    std::vector<cd> want;
+    std::vector<double> scale;
+    ref_matmul(av, bv, static_cast<std::size_t>(m), static_cast<std::size_t>(k), static_cast<std::size_t>(n), want, scale);
+    for (const layout la : {layout::c_order, layout::transposed, layout::sliced, layout::reversed})
+      for (const layout lb : {layout::c_order, layout::transposed, layout::sliced}) {
+        const auto a = make_matrix<T, Space>(av, m, k, la);
+        const auto b = make_matrix<T, Space>(bv, k, n, lb);
+        const auto c = xf::matmul(a, b);
+        STATIC_REQUIRE(decltype(c)::ndim() == 2);
+        REQUIRE(c.shape() == xf::dims<2>{m, n});
+        require_product(xf::to_host(c), want, scale, static_cast<std::size_t>(k),
+                        std::string(xf::dtype_name<T>) + " matmul " + xf::to_string(c.shape()) + " layouts " +
+                            std::to_string(static_cast<int>(la)) + "," + std::to_string(static_cast<int>(lb)));
+      }
+  }
+}
+
+template <class Space, class T>
+void matmul_rules() {
+  const xf::index_t m = 6, k = 5, n = 4;
+  const auto av = uniform<T>(static_cast<std::size_t>(4 * m * k), -1, 1), bv = uniform<T>(static_cast<std::size_t>(4 * k * n), -1, 1);
+  const auto a3 = xf::asarray<T, Space>(av, {4, m, k});
+  const auto b3 = xf::asarray<T, Space>(bv, {4, k, n});
+  std::vector<cd> want;
+  std::vector<double> scale;
+  const auto slice_of = [](const std::vector<T>& v, std::size_t at, std::size_t len) {
+    return std::vector<T>(v.begin() + static_cast<std::ptrdiff_t>(at), v.begin() + static_cast<std::ptrdiff_t>(at + len));
+  };
+  const std::size_t mk = static_cast<std::size_t>(m * k), kn = static_cast<std::size_t>(k * n), mn = static_cast<std::size_t>(m * n);
+  // A batch of four products: one strided-batched call.
+  {
+    const auto c = xf::to_host(xf::matmul(a3, b3));
+    for (std::size_t q = 0; q < 4; ++q) {
+      ref_matmul(slice_of(av, q * mk, mk), slice_of(bv, q * kn, kn), 6, 5, 4, want, scale);
+      require_product(slice_of(c, q * mn, mn), want, scale, 5, "batched matmul, batch " + std::to_string(q));
+    }
+  }
+  // A matrix broadcast against a batch, and a batch of 2 x 1 against 3: a (2, 3) batch whose
+  // operands' batch strides do not collapse, so one call per outer index.
+  {
+    const auto b2 = xf::asarray<T, Space>(slice_of(bv, 0, kn), {k, n});
+    const auto c = xf::to_host(xf::matmul(a3, b2));
+    for (std::size_t q = 0; q < 4; ++q) {
+      ref_matmul(slice_of(av, q * mk, mk), slice_of(bv, 0, kn), 6, 5, 4, want, scale);
+      require_product(slice_of(c, q * mn, mn), want, scale, 5, "matrix broadcast over a batch, batch " + std::to_string(q));
+    }
+    const auto a4 = xf::asarray<T, Space>(slice_of(av, 0, 2 * mk), {2, 1, m, k});
+    const auto b33 = xf::asarray<T, Space>(slice_of(bv, 0, 3 * kn), {3, k, n});
+    const auto c4 = xf::matmul(a4, b33);
+    REQUIRE(c4.shape() == xf::dims<4>{2, 3, m, n});
+    const auto h = xf::to_host(c4);
+    for (std::size_t i = 0; i < 2; ++i)
+      for (std::size_t j = 0; j < 3; ++j) {
+        ref_matmul(slice_of(av, i * mk, mk), slice_of(bv, j * kn, kn), 6, 5, 4, want, scale);
+        require_product(slice_of(h, (i * 3 + j) * mn, mn), want, scale, 5, "broadcast batches (2,1) x (3)");
+      }
+    // Batch dimensions stored out of order (a transposed stack): strides that do not collapse.
+    const auto at = xf::asarray<T, Space>(slice_of(av, 0, 4 * mk), {2, 2, m, k}).transpose({1, 0, 2, 3});
+    const auto ct = xf::to_host(xf::matmul(at, b2));
+    for (std::size_t i = 0; i < 2; ++i)
+      for (std::size_t j = 0; j < 2; ++j) {
+        ref_matmul(slice_of(av, (j * 2 + i) * mk, mk), slice_of(bv, 0, kn), 6, 5, 4, want, scale);
+        require_product(slice_of(ct, (i * 2 + j) * mn, mn), want, scale, 5, "transposed batch dimensions");
+      }
+  }
+  // 1-D operands: a row vector, a column vector, and the inner product (0-d).
+  {
+    const auto x = xf::asarray<T, Space>(slice_of(av, 0, static_cast<std::size_t>(m)), {m});
+    const auto y = xf::asarray<T, Space>(slice_of(bv, 0, static_cast<std::size_t>(k)), {k});
+    const auto a2 = xf::asarray<T, Space>(slice_of(av, 0, mk), {m, k});
+    const auto xa = xf::matmul(x, a2);  // (m) @ (m, k) -> (k)
+    STATIC_REQUIRE(decltype(xa)::ndim() == 1);
+    ref_matmul(slice_of(av, 0, static_cast<std::size_t>(m)), slice_of(av, 0, mk), 1, 6, 5, want, scale);
+    require_product(xf::to_host(xa), want, scale, 6, "vector @ matrix");
+    const auto ay = xf::matmul(a2, y);  // (m, k) @ (k) -> (m)
+    STATIC_REQUIRE(decltype(ay)::ndim() == 1);
+    ref_matmul(slice_of(av, 0, mk), slice_of(bv, 0, static_cast<std::size_t>(k)), 6, 5, 1, want, scale);
+    require_product(xf::to_host(ay), want, scale, 5, "matrix @ vector");
+    const auto yy = xf::matmul(y, y);
+    STATIC_REQUIRE(decltype(yy)::ndim() == 0);
+    ref_matmul(slice_of(bv, 0, static_cast<std::size_t>(k)), slice_of(bv, 0, static_cast<std::size_t>(k)), 1, 5, 1, want, scale);
+    require_product(std::vector<T>{yy.item()}, want, scale, 5, "vector @ vector");
+  }
+  // Empty dimensions: an empty result, and k = 0 (zeros, as in NumPy).
+  {
+    const auto e = xf::matmul(xf::asarray<T, Space>(std::vector<T>{}, {0, 3}), xf::asarray<T, Space>(slice_of(bv, 0, 12), {3, 4}));
+    REQUIRE(e.shape() == xf::dims<2>{0, 4});
+    const auto z = xf::to_host(xf::matmul(xf::asarray<T, Space>(std::vector<T>{}, {3, 0}), xf::asarray<T, Space>(std::vector<T>{}, {0, 2})));
+    REQUIRE(z.size() == 6);
+    for (const T& v : z) REQUIRE(as_cd(v) == cd(0));
+  }
+  // Shape mistakes name the operation and the shapes; the operands stay usable.
+  {
+    const auto a2 = xf::asarray<T, Space>(slice_of(av, 0, mk), {m, k});
+    REQUIRE_THROWS_WITH(xf::matmul(a2, a2), XF_CONTAINS("xf::matmul") && XF_CONTAINS("(6, 5)"));
+    REQUIRE_THROWS_AS(xf::matmul(a3, xf::asarray<T, Space>(slice_of(bv, 0, 3 * kn), {3, k, n})), xf::shape_error);
+    REQUIRE(xf::to_host(a2).size() == mk);
+  }
+}
+
+template <class Space>
+void products_and_mixed_types() {
+  const auto av = uniform<double>(60, -1, 1), bv = uniform<double>(60, -1, 1);
+  std::vector<cd> want;
+  std::vector<double> scale;
+  // Expressions as operands (evaluated once) and mixed types (float @ double is double).
+  const auto a = xf::asarray<double, Space>(av, {6, 10});
+  const auto bf = xf::asarray<float, Space>(std::vector<float>(bv.begin(), bv.end()), {10, 6});
+  const auto c = xf::matmul(a * 2.0, bf + 1.0f);
+  static_assert(std::is_same_v<xf::value_t<decltype(c)>, double>);
+  std::vector<double> a2(av), b1(bv.size());
+  for (auto& x : a2) x *= 2;
+  for (std::size_t i = 0; i < bv.size(); ++i) b1[i] = static_cast<double>(static_cast<float>(static_cast<float>(bv[i]) + 1.0f));
+  ref_matmul(a2, b1, 6, 10, 6, want, scale);
+  require_product(xf::to_host(c), want, scale, 10, "matmul of expressions, float and double");
+  // dot of vectors (a fused reduction), of a matrix and a vector, and of N-d operands.
+  const auto x = xf::asarray<double, Space>(av, {60});
+  const auto y = xf::asarray<double, Space>(bv, {60});
+  double d = 0, ds = 0;
+  for (std::size_t i = 0; i < 60; ++i) d += av[i] * bv[i], ds += std::abs(av[i] * bv[i]);
+  REQUIRE(std::abs(xf::dot(x, y).item() - d) <= 1e-14 * ds);
+  REQUIRE(std::abs(xf::vdot(a, xf::asarray<double, Space>(bv, {6, 10})).item() - d) <= 1e-14 * ds);
+  REQUIRE(std::abs(xf::inner(x, y).item() - d) <= 1e-14 * ds);
+  const auto a3 = xf::asarray<double, Space>(av, {2, 3, 10});
+  const auto b3 = xf::asarray<double, Space>(bv, {3, 10, 2});
+  const auto t = xf::dot(a3, b3);  // (2, 3) x (3, 2): sum over a's last, b's second-to-last axis
+  REQUIRE(t.shape() == xf::dims<4>{2, 3, 3, 2});
+  const auto th = xf::to_host(t);
+  for (std::size_t i = 0; i < 6; ++i)
+    for (std::size_t j = 0; j < 3; ++j)
+      for (std::size_t l = 0; l < 2; ++l) {
+        double s = 0, sa = 0;
+        for (std::size_t p = 0; p < 10; ++p) s += av[i * 10 + p] * bv[j * 20 + p * 2 + l], sa += std::abs(av[i * 10 + p] * bv[j * 20 + p * 2 + l]);
+        REQUIRE(std::abs(th[(i * 3 + j) * 2 + l] - s) <= 1e-14 * sa);
+      }
+  const auto in = xf::to_host(xf::inner(a, xf::asarray<double, Space>(bv, {6, 10})));  // (6, 6)
+  for (std::size_t i = 0; i < 6; ++i)
+    for (std::size_t j = 0; j < 6; ++j) {
+      double s = 0, sa = 0;
+      for (std::size_t p = 0; p < 10; ++p) s += av[i * 10 + p] * bv[j * 10 + p], sa += std::abs(av[i * 10 + p] * bv[j * 10 + p]);
+      REQUIRE(std::abs(in[i * 6 + j] - s) <= 1e-14 * sa);
+    }
+  // outer is lazy; trace sums a diagonal (with an offset).
+  const xf::array<double, 2, Space> o = xf::outer(x, y);
+  const auto oh = xf::to_host(o);
+  REQUIRE(oh.size() == 3600);
+  for (std::size_t i = 0; i < 60; i += 7)
+    for (std::size_t j = 0; j < 60; j += 5) REQUIRE(oh[i * 60 + j] == av[i] * bv[j]);
+  double tr = 0, tr1 = 0;
+  for (std::size_t i = 0; i < 6; ++i) tr += av[i * 10 + i], tr1 += av[i * 10 + i + 1];
+  REQUIRE(std::abs(xf::trace(a).item() - tr) <= 1e-14 * 6);
+  REQUIRE(std::abs(xf::trace(a, 1).item() - tr1) <= 1e-14 * 6);
+  // Complex vdot conjugates its first operand; dot does not.
+  const auto zv = uniform<xf::complex128>(8, -1, 1), wv = uniform<xf::complex128>(8, -1, 1);
+  cd vd = 0, dd = 0;
+  for (std::size_t i = 0; i < 8; ++i) vd += std::conj(as_cd(zv[i])) * as_cd(wv[i]), dd += as_cd(zv[i]) * as_cd(wv[i]);
+  const auto z = xf::asarray<xf::complex128, Space>(zv, {8});
+  const auto w = xf::asarray<xf::complex128, Space>(wv, {8});
+  REQUIRE(std::abs(as_cd(xf::vdot(z, w).item()) - vd) <= 1e-13);
+  REQUIRE(std::abs(as_cd(xf::dot(z, w).item()) - dd) <= 1e-13);
+}
+
+}  // namespace xf_test

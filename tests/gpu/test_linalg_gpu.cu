@@ -1,0 +1,45 @@
+// matmul and products on device arrays (cuBLAS), against tests/common/linalg_cases.hpp's loops.
+#include "../common/linalg_cases.hpp"
+
+using namespace xf_test;
+
+TEST_CASE("matmul on device arrays: every layout and element type", "[gpu][linalg]") {
+  matmul_layouts<xf::device, float>();
+  matmul_layouts<xf::device, double>();
+  matmul_layouts<xf::device, xf::complex64>();
+  matmul_layouts<xf::device, xf::complex128>();
+  matmul_layouts<xf::device, xf::half>();
+  matmul_layouts<xf::device, xf::bfloat16>();
+}
+
+TEST_CASE("matmul on device arrays: batches, 1-D operands, empty and bad shapes", "[gpu][linalg]") {
+  matmul_rules<xf::device, float>();
+  matmul_rules<xf::device, double>();
+  matmul_rules<xf::device, xf::complex64>();
+  matmul_rules<xf::device, xf::half>();
+}
+
+TEST_CASE("dot, vdot, inner, outer, trace and mixed types on device arrays", "[gpu][linalg]") {
+  products_and_mixed_types<xf::device>();
+}
+
+TEST_CASE("matmul with the TF32 opt-in, and on a second stream", "[gpu][linalg]") {
+  const xf::index_t m = 96, k = 128, n = 80;
+  const auto av = uniform<float>(static_cast<std::size_t>(m * k), -1, 1), bv = uniform<float>(static_cast<std::size_t>(k * n), -1, 1);
+  std::vector<cd> want;
+  std::vector<double> scale;
+  ref_matmul(av, bv, static_cast<std::size_t>(m), static_cast<std::size_t>(k), static_cast<std::size_t>(n), want, scale);
+  const auto a = xf::asarray<float, xf::device>(av, {m, k});
+  const auto b = xf::asarray<float, xf::device>(bv, {k, n});
+  // TF32 rounds inputs to 10 explicit mantissa bits: 2 * 2^-11 relative per product.
+  require_product(xf::to_host(xf::matmul(a, b, xf::tf32)), want, scale, static_cast<std::size_t>(k), "tf32 matmul", 1e-3);
+  xf::synchronize();  // a and b were written on the default stream
+  xf::stream s;
+  xf::array<float, 2> c;
+  {
+    xf::stream_guard g(s);
+    c = xf::matmul(a, b);
+  }
+  s.synchronize();
+  require_product(xf::to_host(c), want, scale, static_cast<std::size_t>(k), "matmul on a second stream");
+}
