@@ -1,13 +1,14 @@
 // The BLAS libraries behind xf::matmul: cuBLAS for device arrays (one handle per device and host
-// thread, created on first use, bound to the current stream at each call, its workspace from the
-// memory pool) and OpenBLAS's CBLAS for host arrays. One general matrix product, strided-batched,
-// per element type: gemm() below.
+// thread, bound to the current stream, its workspace from the memory pool) and OpenBLAS's CBLAS
+// for host arrays. One general matrix product, strided-batched, per element type: gemm_device()
+// and gemm_host() below.
 #pragma once
 
 #include <cblas.h>
 #include <cublas_v2.h>
 
 #include <array>
+#include <memory>
 #include <string>
 
 #include "../complex.hpp"
@@ -34,30 +35,44 @@ inline void check_cublas(cublasStatus_t s, const char* what) {
   if (s != CUBLAS_STATUS_SUCCESS) throw cublas_error(s, what);
 }
 
-// The calling thread's cuBLAS handle for `dev`, bound to the current stream. Handles live until
-// the thread ends; creating one costs milliseconds, so no call creates or destroys any.
+// cuBLAS's recommended workspace on Hopper.
+inline constexpr std::size_t cublas_workspace_bytes = std::size_t{32} << 20;
+
+// The calling thread's cuBLAS handle for `dev`, bound to the current stream. A handle lives until
+// its thread ends (creating one costs milliseconds; no call creates or destroys one). Its
+// workspace comes from the pool on the stream it is bound to; binding to another stream takes a
+// new one there and frees the old in order on its own stream, so streams never share one. Same
+// stream as the last call: nothing to do (rebinding every call cost 5 us of host time).
 inline cublasHandle_t cublas_handle(int dev) {
-  struct handles {
-    std::array<cublasHandle_t, 64> h{};
-    ~handles() {
-      for (cublasHandle_t x : h)
-        if (x) (void)cublasDestroy(x);  // at thread exit; the context may already be gone
+  struct state {
+    cublasHandle_t handle = nullptr;
+    cudaStream_t stream = nullptr;
+    std::unique_ptr<buffer> workspace;
+  };
+  struct states {
+    std::array<state, 64> s;
+    ~states() {
+      for (state& x : s)
+        if (x.handle) (void)cublasDestroy(x.handle);  // at thread exit; the context may already be gone
     }
   };
-  thread_local handles cache;
-  if (dev < 0 || dev >= static_cast<int>(cache.h.size())) throw device_error("xf::matmul: device " + std::to_string(dev) + " out of range");
-  cublasHandle_t& h = cache.h[static_cast<std::size_t>(dev)];
-  if (!h) {
+  thread_local states cache;
+  if (dev < 0 || dev >= static_cast<int>(cache.s.size())) throw device_error("xf::matmul: device " + std::to_string(dev) + " out of range");
+  state& st = cache.s[static_cast<std::size_t>(dev)];
+  if (!st.handle) {
     device_guard g(dev);
-    check_cublas(cublasCreate(&h), "cublasCreate");
+    check_cublas(cublasCreate(&st.handle), "cublasCreate");
   }
-  check_cublas(cublasSetStream(h, current_stream().handle()), "cublasSetStream");
-  return h;
+  const cudaStream_t stream = current_stream().handle();
+  if (!st.workspace || st.stream != stream) {
+    check_cublas(cublasSetStream(st.handle, stream), "cublasSetStream");  // resets the workspace: set it after
+    auto workspace = std::make_unique<buffer>(allocate_device(cublas_workspace_bytes));
+    check_cublas(cublasSetWorkspace(st.handle, workspace->get(), cublas_workspace_bytes), "cublasSetWorkspace");
+    st.workspace = std::move(workspace);
+    st.stream = stream;
+  }
+  return st.handle;
 }
-
-// cuBLAS's recommended workspace on Hopper; taken from the pool for each call, on its stream, so
-// calls on different streams never share one.
-inline constexpr std::size_t cublas_workspace_bytes = std::size_t{32} << 20;
 
 template <class T>
 struct blas_type;
@@ -121,8 +136,6 @@ void gemm_device(int dev, index_t m, index_t n, index_t k, const blas_operand& a
   cublasComputeType_t compute = blas_type<T>::compute;
   if (tf32 && (std::is_same_v<T, float> || std::is_same_v<T, complex64>)) compute = CUBLAS_COMPUTE_32F_FAST_TF32;
   const cublasHandle_t h = cublas_handle(dev);
-  const buffer workspace = allocate_device(cublas_workspace_bytes);
-  check_cublas(cublasSetWorkspace(h, workspace.get(), cublas_workspace_bytes), "cublasSetWorkspace");
   const cublasOperation_t op_b = b.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
   const cublasOperation_t op_a = a.transposed ? CUBLAS_OP_T : CUBLAS_OP_N;
   constexpr cudaDataType_t t = blas_type<T>::data;
