@@ -1,7 +1,8 @@
-// matmul against raw cuBLAS in the same run (issue 5's products): counter vs_cublas is the raw
-// call's time over xfuse's (CUDA-event medians). The raw calls use their own handle, the default
-// workspace, and the same operands.
+// matmul against raw cuBLAS and the solvers against raw cuSOLVER sequences in the same run (issue
+// 5): counters vs_cublas / vs_cusolver are the raw time over xfuse's (CUDA-event medians). The raw
+// calls use their own handles and the same operands.
 #include <cublas_v2.h>
+#include <cusolverDn.h>
 
 #include <xfuse/half.hpp>
 #include <xfuse/linalg.hpp>
@@ -132,6 +133,144 @@ void host_cost(benchmark::State& state) {
   state.counters["raw_host_us"] = raw_us;
 }
 
+// ---------------------------------------------------------------- solvers against raw cuSOLVER
+void check_solver(cusolverStatus_t s, const char* what) {
+  if (s != CUSOLVER_STATUS_SUCCESS) {
+    std::fprintf(stderr, "%s: cuSOLVER status %d\n", what, static_cast<int>(s));
+    std::abort();
+  }
+}
+
+struct raw_solver {
+  cusolverDnHandle_t h;
+  cusolverDnParams_t p;
+  raw_solver() {
+    check_solver(cusolverDnCreate(&h), "create");
+    check_solver(cusolverDnCreateParams(&p), "params");
+  }
+};
+raw_solver& raw_cusolver() {
+  static raw_solver r;
+  check_solver(cusolverDnSetStream(r.h, xf::current_stream().handle()), "stream");
+  return r;
+}
+
+// A well-conditioned n x n matrix: random values plus n on the diagonal.
+template <class T>
+xf::array<T, 2> well_conditioned(xf::index_t n) {
+  return random_matrix<T>(n, n) + xf::eye<T>(n) * static_cast<T>(n);
+}
+
+template <class T>
+constexpr cudaDataType_t data_type() {
+  return std::is_same_v<T, float> ? CUDA_R_32F : CUDA_R_64F;
+}
+
+// The raw sequence every LU-based call needs: copy A (getrf overwrites it), factor it, and for
+// solve/inv the triangular solves. Pool memory for the copies and workspaces, like xfuse's.
+template <class T>
+double raw_lu_ms(const xf::array<T, 2>& a, xf::index_t nrhs, bool solve) {
+  const xf::index_t n = a.shape(0);
+  raw_solver& r = raw_cusolver();
+  xf::array<T, 2> w({n, n});
+  xf::array<std::int64_t, 1> piv({n});
+  xf::array<int, 1> info({1});
+  xf::array<T, 2> rhs({nrhs > 0 ? nrhs : 1, n});
+  std::size_t dev_bytes = 0, host_bytes = 0;
+  constexpr cudaDataType_t t = data_type<T>();
+  check_solver(cusolverDnXgetrf_bufferSize(r.h, r.p, n, n, t, w.data(), n, t, &dev_bytes, &host_bytes), "getrf size");
+  xf::array<unsigned char, 1> work({static_cast<xf::index_t>(dev_bytes + 1)});
+  std::vector<unsigned char> host_work(host_bytes + 1);
+  const cudaStream_t s = xf::current_stream().handle();
+  return median_ms([&] {
+    check(cudaMemcpyAsync(w.data(), a.data(), a.nbytes(), cudaMemcpyDeviceToDevice, s), "copy");
+    check_solver(cusolverDnXgetrf(r.h, r.p, n, n, t, w.data(), n, piv.data(), t, work.data(), dev_bytes, host_work.data(), host_bytes, info.data()),
+                 "getrf");
+    if (solve) check_solver(cusolverDnXgetrs(r.h, r.p, CUBLAS_OP_N, n, nrhs, t, w.data(), n, piv.data(), t, rhs.data(), n, info.data()), "getrs");
+  }, 11, 2);
+}
+
+template <class T>
+void report_solver(benchmark::State& state, double ms, double raw_ms) {
+  for (auto _ : state) state.SetIterationTime(ms / 1e3);
+  state.counters["ms"] = ms;
+  state.counters["raw_ms"] = raw_ms;
+  state.counters["vs_cusolver"] = raw_ms / ms;
+}
+
+template <class T>
+void solve_case(benchmark::State& state) {
+  const xf::index_t n = state.range(0);
+  const auto a = well_conditioned<T>(n);
+  const auto b = random_matrix<T>(n, 1);
+  xf::array<T, 2> x;
+  const double ms = median_ms([&] { x = xf::linalg::solve(a, b); }, 11, 2);
+  // The residual of the solution, relative: a wrong answer aborts the run.
+  const double res = xf::max(xf::abs(xf::matmul(a, x) - b)).item();
+  if (!(res <= (std::is_same_v<T, float> ? 1e-3 : 1e-9))) std::abort();
+  report_solver<T>(state, ms, raw_lu_ms(a, 1, true));
+}
+
+template <class T>
+void inv_case(benchmark::State& state) {
+  const xf::index_t n = state.range(0);
+  const auto a = well_conditioned<T>(n);
+  xf::array<T, 2> x;
+  const double ms = median_ms([&] { x = xf::linalg::inv(a); }, 7, 1);
+  const double res = xf::max(xf::abs(xf::matmul(a, x) - xf::eye<T>(n))).item();
+  if (!(res <= (std::is_same_v<T, float> ? 1e-3 : 1e-9))) std::abort();
+  report_solver<T>(state, ms, raw_lu_ms(a, n, true));
+}
+
+template <class T>
+void det_case(benchmark::State& state) {
+  const xf::index_t n = state.range(0);
+  const auto a = well_conditioned<T>(n);
+  xf::array<T, 0> d;
+  const double ms = median_ms([&] { d = xf::linalg::det(a); }, 11, 2);
+  report_solver<T>(state, ms, raw_lu_ms(a, 0, false));  // raw: copy + getrf only (no diagonal product)
+}
+
+template <class T>
+void cholesky_case(benchmark::State& state) {
+  const xf::index_t n = state.range(0);
+  const auto a = well_conditioned<T>(n);
+  const xf::array<T, 2> spd = xf::matmul(a, a.T());
+  xf::array<T, 2> l;
+  const double ms = median_ms([&] { l = xf::linalg::cholesky(spd); }, 11, 2);
+  raw_solver& r = raw_cusolver();
+  xf::array<T, 2> w({n, n});
+  xf::array<int, 1> info({1});
+  std::size_t dev_bytes = 0, host_bytes = 0;
+  constexpr cudaDataType_t t = data_type<T>();
+  check_solver(cusolverDnXpotrf_bufferSize(r.h, r.p, CUBLAS_FILL_MODE_LOWER, n, t, w.data(), n, t, &dev_bytes, &host_bytes), "potrf size");
+  xf::array<unsigned char, 1> work({static_cast<xf::index_t>(dev_bytes + 1)});
+  std::vector<unsigned char> host_work(host_bytes + 1);
+  const cudaStream_t s = xf::current_stream().handle();
+  const double raw = median_ms([&] {
+    check(cudaMemcpyAsync(w.data(), spd.data(), spd.nbytes(), cudaMemcpyDeviceToDevice, s), "copy");
+    check_solver(cusolverDnXpotrf(r.h, r.p, CUBLAS_FILL_MODE_LOWER, n, t, w.data(), n, t, work.data(), dev_bytes, host_work.data(), host_bytes,
+                                  info.data()),
+                 "potrf");
+  }, 11, 2);
+  report_solver<T>(state, ms, raw);
+}
+
+// Host cost of one 64 x 64 solve with one right-hand side (the time to enqueue it).
+void solve_host_cost(benchmark::State& state) {
+  const auto a = well_conditioned<float>(64);
+  const auto b = random_matrix<float>(64, 1);
+  xf::array<float, 2> x = xf::linalg::solve(a, b);
+  xf::synchronize();
+  const int reps = 1000;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < reps; ++i) x = xf::linalg::solve(a, b);
+  const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps;
+  xf::synchronize();
+  for (auto _ : state) state.SetIterationTime(us / 1e6);
+  state.counters["host_us"] = us;
+}
+
 }  // namespace
 
 BENCHMARK(square<float>)->Name("matmul/f32")->Arg(4096)->UseManualTime()->Iterations(1);
@@ -140,5 +279,12 @@ BENCHMARK(square<xf::half>)->Name("matmul/f16")->Arg(4096)->UseManualTime()->Ite
 BENCHMARK(square_transposed)->Name("matmul/A.T()@B/f32")->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(batched)->Name("matmul/batched/1000x64x64/f32")->UseManualTime()->Iterations(1);
 BENCHMARK(host_cost)->Name("matmul/host_cost/64x64/f32")->UseManualTime()->Iterations(1);
+BENCHMARK(solve_case<float>)->Name("solve/f32")->Arg(512)->Arg(4096)->UseManualTime()->Iterations(1);
+BENCHMARK(solve_case<double>)->Name("solve/f64")->Arg(512)->Arg(4096)->UseManualTime()->Iterations(1);
+BENCHMARK(inv_case<float>)->Name("inv/f32")->Arg(512)->Arg(4096)->Arg(6000)->UseManualTime()->Iterations(1);
+BENCHMARK(det_case<float>)->Name("det/f32")->Arg(512)->Arg(4096)->UseManualTime()->Iterations(1);
+BENCHMARK(cholesky_case<float>)->Name("cholesky/f32")->Arg(512)->Arg(4096)->UseManualTime()->Iterations(1);
+BENCHMARK(cholesky_case<double>)->Name("cholesky/f64")->Arg(4096)->UseManualTime()->Iterations(1);
+BENCHMARK(solve_host_cost)->Name("solve/host_cost/64x64/f32")->UseManualTime()->Iterations(1);
 
 XF_BENCH_MAIN()

@@ -21,6 +21,21 @@ def main(out_path):
     a = cp.random.uniform(-1, 1, (1000, 64, 64)).astype(cp.float32)
     b = cp.random.uniform(-1, 1, (1000, 64, 64)).astype(cp.float32)
     results["matmul/batched/1000x64x64/f32"] = {"ms": median_ms(lambda: a @ b, reps=21)}
+    def well_conditioned(k, dt):
+        return (cp.random.uniform(-1, 1, (k, k)) + k * cp.eye(k)).astype(dt)
+
+    for k in (512, 4096):
+        a = well_conditioned(k, cp.float32)
+        b = cp.random.uniform(-1, 1, (k, 1)).astype(cp.float32)
+        results[f"solve/f32/{k}"] = {"ms": median_ms(lambda: cp.linalg.solve(a, b), reps=11)}
+        results[f"det/f32/{k}"] = {"ms": median_ms(lambda: cp.linalg.det(a), reps=11)}
+        spd = a @ a.T
+        results[f"cholesky/f32/{k}"] = {"ms": median_ms(lambda: cp.linalg.cholesky(spd), reps=11)}
+    for k in (512, 4096, 6000):
+        a = well_conditioned(k, cp.float32)
+        results[f"inv/f32/{k}"] = {"ms": median_ms(lambda: cp.linalg.inv(a), reps=7)}
+    a = cp.random.uniform(-1, 1, (512, 512)).astype(cp.float32)
+    results["qr/f32/512 (no xfuse qr yet)"] = {"ms": median_ms(lambda: cp.linalg.qr(a), reps=11)}
     try:
         import torch
         for name, dt in (("f32", torch.float32), ("f64", torch.float64), ("f16", torch.float16)):

@@ -82,17 +82,19 @@ if la_path.exists():
     la = json.loads(la_path.read_text())
     cl_path = run / "cupy_linalg.json"
     cl = json.loads(cl_path.read_text())["results"] if cl_path.exists() else {}
-    print("\n| linear algebra | xfuse ms | TFLOP/s | raw cuBLAS ms | vs cuBLAS | CuPy ms | xfuse vs CuPy | PyTorch ms |")
+    print("\n| linear algebra | xfuse ms | TFLOP/s | raw library ms | vs raw (cuBLAS / cuSOLVER) | CuPy ms | xfuse vs CuPy | PyTorch ms |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for b in la["benchmarks"]:
         if b.get("run_type", "iteration") != "iteration":
             continue
-        name = "/".join(base(b["name"]).split("/")[:-1]) if base(b["name"]).endswith("/4096") else base(b["name"])
+        name = base(b["name"])
         if "host_us" in b:
-            print(f"| {name} (host µs per call) | {fmt(b['host_us'])} µs | | {fmt(b['raw_host_us'])} µs | "
-                  f"{fmt(b['raw_host_us'] / b['host_us'])} | | | |")
+            raw = b.get("raw_host_us")
+            print(f"| {name} (host µs per call) | {fmt(b['host_us'])} µs | | {fmt(raw)} | "
+                  f"{fmt(raw / b['host_us'] if raw else None)} | | | |")
             continue
-        c = cl.get(name, {})
+        c = cl.get(name) or cl.get(name[: -len("/4096")] if name.endswith("/4096") else name, {})
         cms = c.get("ms")
-        print(f"| {name} | {fmt(b['ms'])} | {fmt(b['TFLOPs'])} | {fmt(b['raw_ms'])} | {fmt(b['vs_cublas'])} | {fmt(cms)} | "
+        vs = b.get("vs_cublas", b.get("vs_cusolver"))
+        print(f"| {name} | {fmt(b['ms'])} | {fmt(b.get('TFLOPs'))} | {fmt(b['raw_ms'])} | {fmt(vs)} | {fmt(cms)} | "
               f"{fmt(cms / b['ms'] if cms else None)} | {fmt(c.get('torch_ms'))} |")

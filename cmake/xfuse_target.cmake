@@ -26,11 +26,11 @@ if(NOT TARGET xfuse)
   target_link_libraries(xfuse INTERFACE CUDA::cudart)
 endif()
 
-# xfuse::linalg: what <xfuse/linalg.hpp> links, cuBLAS for device arrays and OpenBLAS (CBLAS) for
-# host arrays (Debian/Ubuntu: libopenblas-dev, installed by scripts/deps.sh).
+# xfuse::linalg: what <xfuse/linalg.hpp> links, cuBLAS and cuSOLVER for device arrays and OpenBLAS
+# (CBLAS and LAPACK) for host arrays (Debian/Ubuntu: libopenblas-dev, installed by scripts/deps.sh).
 if(NOT TARGET xfuse_linalg)
   add_library(xfuse_linalg INTERFACE)
   add_library(xfuse::linalg ALIAS xfuse_linalg)
   find_library(XFUSE_OPENBLAS_LIBRARY NAMES openblas REQUIRED)
-  target_link_libraries(xfuse_linalg INTERFACE xfuse CUDA::cublas ${XFUSE_OPENBLAS_LIBRARY})
+  target_link_libraries(xfuse_linalg INTERFACE xfuse CUDA::cublas CUDA::cusolver ${XFUSE_OPENBLAS_LIBRARY})
 endif()

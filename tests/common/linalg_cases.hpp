@@ -190,6 +190,38 @@ void matmul_rules() {
   }
 }
 
+// Conjugate transposes: conj(S.T()) reaches BLAS as its conjugate-transpose flag (no copy);
+// conj of a C-ordered matrix cannot, and is evaluated once.
+template <class Space, class T>
+void matmul_conjugate() {
+  const std::size_t m = 5, k = 7, n = 3;
+  const auto sv = uniform<T>(k * m, -1, 1), bv = uniform<T>(k * n, -1, 1), rv = uniform<T>(m * k, -1, 1);
+  const auto s = xf::asarray<T, Space>(sv, {7, 5});  // A = conj(s.T()) is 5 x 7
+  const auto b = xf::asarray<T, Space>(bv, {7, 3});
+  const auto r = xf::asarray<T, Space>(rv, {5, 7});
+  static_assert(xf::detail::conj_of_array<decltype(xf::conj(s.T())), T>, "conj(view) must reach BLAS as a flag");
+  std::vector<T> a(m * k), rc(m * k);
+  for (std::size_t i = 0; i < m; ++i)
+    for (std::size_t p = 0; p < k; ++p) {
+      a[i * k + p] = T(std::conj(as_cd(sv[p * m + i])).real(), std::conj(as_cd(sv[p * m + i])).imag());
+      rc[i * k + p] = T(std::conj(as_cd(rv[i * k + p])).real(), std::conj(as_cd(rv[i * k + p])).imag());
+    }
+  std::vector<cd> want;
+  std::vector<double> scale;
+  ref_matmul(a, bv, m, k, n, want, scale);
+  require_product(xf::to_host(xf::matmul(xf::conj(s.T()), b)), want, scale, k, "conj(S.T()) @ B");
+  ref_matmul(rc, bv, m, k, n, want, scale);
+  require_product(xf::to_host(xf::matmul(xf::conj(r), b)), want, scale, k, "conj(R) @ B (evaluated)");
+  // On the right: R @ conj(Q.T()) with Q stored 3 x 7.
+  const auto qv = uniform<T>(n * k, -1, 1);
+  const auto q = xf::asarray<T, Space>(qv, {3, 7});
+  std::vector<T> qh(k * n);
+  for (std::size_t p = 0; p < k; ++p)
+    for (std::size_t j = 0; j < n; ++j) qh[p * n + j] = T(std::conj(as_cd(qv[j * k + p])).real(), std::conj(as_cd(qv[j * k + p])).imag());
+  ref_matmul(rv, qh, m, k, n, want, scale);
+  require_product(xf::to_host(xf::matmul(r, xf::conj(q.T()))), want, scale, k, "R @ conj(Q.T())");
+}
+
 template <class Space>
 void products_and_mixed_types() {
   const auto av = uniform<double>(60, -1, 1), bv = uniform<double>(60, -1, 1);

@@ -1,5 +1,5 @@
 // matmul and products on device arrays (cuBLAS), against tests/common/linalg_cases.hpp's loops.
-#include "../common/linalg_cases.hpp"
+#include "../common/solve_cases.hpp"
 
 using namespace xf_test;
 
@@ -42,4 +42,20 @@ TEST_CASE("matmul with the TF32 opt-in, and on a second stream", "[gpu][linalg]"
   }
   s.synchronize();
   require_product(xf::to_host(c), want, scale, static_cast<std::size_t>(k), "matmul on a second stream");
+}
+
+TEST_CASE("conjugate transposes reach cuBLAS as a flag", "[gpu][linalg]") {
+  matmul_conjugate<xf::device, xf::complex64>();
+  matmul_conjugate<xf::device, xf::complex128>();
+}
+
+TEST_CASE("solve, inv, det, slogdet and cholesky on device arrays (cuSOLVER)", "[gpu][linalg]") {
+  solvers<xf::device, float>();
+  solvers<xf::device, double>();
+  solvers<xf::device, xf::complex64>();
+  solvers<xf::device, xf::complex128>();
+}
+
+TEST_CASE("singular and indefinite matrices surface at the next host read, and bad shapes", "[gpu][linalg]") {
+  solver_errors<xf::device>();
 }

@@ -1,5 +1,5 @@
 // matmul and products on host arrays (OpenBLAS), against tests/common/linalg_cases.hpp's loops.
-#include "../common/linalg_cases.hpp"
+#include "../common/solve_cases.hpp"
 
 using namespace xf_test;
 
@@ -39,4 +39,43 @@ TEST_CASE("doc example: matmul and products", "[host][linalg][docs]") {
   CHECK(S.at(2, 1, 0) == 10);
   CHECK(d == 32);
   CHECK(t == 91);
+}
+
+TEST_CASE("conjugate transposes reach host BLAS as a flag", "[host][linalg]") {
+  matmul_conjugate<xf::host, xf::complex64>();
+  matmul_conjugate<xf::host, xf::complex128>();
+}
+
+TEST_CASE("solve, inv, det, slogdet and cholesky on host arrays (LAPACK)", "[host][linalg]") {
+  solvers<xf::host, float>();
+  solvers<xf::host, double>();
+  solvers<xf::host, xf::complex64>();
+  solvers<xf::host, xf::complex128>();
+}
+
+TEST_CASE("singular and indefinite matrices and bad shapes on host arrays", "[host][linalg]") {
+  solver_errors<xf::host>();
+}
+
+TEST_CASE("doc example: solvers", "[host][linalg][docs]") {
+  // example-begin solvers
+  const auto A = xf::asarray<double, xf::host>(std::vector<double>{4, 2, 0, 2, 5, 1, 0, 1, 3}, {3, 3});
+  const auto b = xf::asarray<double, xf::host>(std::vector<double>{6, 8, 4}, {3});
+  const auto x = xf::linalg::solve(A, b);     // A x = b: [1, 1, 1]
+  const auto Ai = xf::linalg::inv(A);         // a column-major view; .copy() for C order
+  const double d = xf::linalg::det(A).item(); // 44
+  const auto L = xf::linalg::cholesky(A);     // lower triangular, L L^T = A
+  const auto [sign, logabs] = xf::linalg::slogdet(A);  // 1, log(44)
+  // On device arrays a singular matrix throws xf::linalg_error at the next host read of the
+  // result, or at xf::linalg::check(result); on host arrays, at the call.
+  // example-end
+  CHECK(std::abs(x.at(0) - 1) < 1e-14);
+  CHECK(std::abs(x.at(1) - 1) < 1e-14);
+  CHECK(std::abs(x.at(2) - 1) < 1e-14);
+  CHECK(std::abs(xf::matmul(A, Ai).at(2, 2) - 1) < 1e-14);
+  CHECK(std::abs(d - 44) < 1e-12);
+  CHECK(L.at(0, 1) == 0);
+  CHECK(std::abs(L.at(0, 0) - 2) < 1e-14);
+  CHECK(sign.item() == 1);
+  CHECK(std::abs(logabs.item() - std::log(44.0)) < 1e-14);
 }

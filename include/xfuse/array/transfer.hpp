@@ -59,11 +59,13 @@ void device_to_host_buffer(const array<T, R, device>& a, T* out) {
   require_access(a.device_id(), "xf::to_host");
   if (a.is_contiguous()) {
     copy_device_to_host(out, a.data(), a.nbytes());
+    a.buffer().run_read_check();
     return;
   }
 #if XF_CUDA_TU
   const array<T, R, device> c = a.copy();  // one gather kernel, then one copy
   copy_device_to_host(out, c.data(), c.nbytes());
+  a.buffer().run_read_check();
 #else
   // Without a kernel: copy the span of memory the view covers, then gather on the host.
   const byte_range r = range_of<R>(a.data(), sizeof(T), a.shape(), a.strides().data(), 0);
@@ -72,6 +74,7 @@ void device_to_host_buffer(const array<T, R, device>& a, T* out) {
   const index_t shift = static_cast<index_t>((reinterpret_cast<std::uintptr_t>(a.data()) - r.lo) / sizeof(T));
   const auto view = array<T, R, host>::wrap(span.get() + shift, a.shape(), a.strides());
   array<T, R, host>::wrap(out, a.shape()).assign(view);
+  a.buffer().run_read_check();
 #endif
 }
 
@@ -90,6 +93,7 @@ T read_item(const array<T, R, Space>& a) {
     const cudaStream_t s = current_slot().handle;
     XF_CUDA_CHECK(cudaMemcpyAsync(&v, a.data(), sizeof(T), cudaMemcpyDeviceToHost, s));
     XF_CUDA_CHECK(cudaStreamSynchronize(s));
+    a.buffer().run_read_check();
     return v;
   }
 }

@@ -43,11 +43,31 @@ class buffer {
   // Handles sharing this memory (0 for none): for tests and diagnostics.
   long use_count() const noexcept { return block_ ? block_->refs.load(order::relaxed) : 0; }
 
+  // A check that host reads of this memory run after their copy: a solver attaches one that throws
+  // xf::linalg_error when the factorization behind the values failed on the device.
+  struct read_check {
+    virtual ~read_check() = default;
+    virtual void run() const = 0;
+  };
+  // Takes ownership; at most one per buffer, attached before the buffer is shared.
+  void attach_read_check(read_check* c) noexcept {
+    if (!block_) {
+      delete c;
+      return;
+    }
+    delete block_->check;
+    block_->check = c;
+  }
+  void run_read_check() const {
+    if (block_ && block_->check) block_->check->run();
+  }
+
  private:
   struct block {
     atomic<long> refs{1};
     void* base;
     void (*destroy)(block*) noexcept;
+    read_check* check = nullptr;
   };
   template <class Owner, bool Frees>
   struct block_with : block {
@@ -61,6 +81,7 @@ class buffer {
     try {
       b.block_ = new B{{1, base, [](block* p) noexcept {
                           auto* self = static_cast<B*>(p);
+                          delete p->check;
                           if constexpr (Frees) self->owner(self->base);
                           delete self;
                         }},

@@ -1,8 +1,9 @@
 // xf::matmul with NumPy's rules: 1-D operands gain a dimension that the result drops, N-d operands
 // are stacks of matrices whose batch dimensions broadcast. Transposed views reach BLAS as operation
-// flags and leading dimensions; a layout BLAS cannot read (a broadcast or negatively strided
-// matrix) is copied once, into pool memory. Batches run as strided-batched products: one call for
-// every run of batch dimensions whose strides collapse to one.
+// flags and leading dimensions (conj of a transposed view as the conjugate transpose); a layout
+// BLAS cannot read (a broadcast or negatively strided matrix) is copied once, into pool memory.
+// Batches run as strided-batched products: one call for every run of batch dimensions whose
+// strides collapse to one.
 #pragma once
 
 #include <algorithm>
@@ -27,10 +28,11 @@ constexpr int matmul_rank(int ra, int rb) {
   return ra > rb ? ra : rb;
 }
 
-// Whether BLAS reads this rows x cols matrix in place; sets op.ld and op.transposed.
+// Whether BLAS reads this rows x cols matrix in place; sets op.ld and op.transposed. A conjugated
+// operand must be read transposed (BLAS conjugates only with a transpose).
 inline bool blas_layout(index_t rows, index_t cols, index_t row_stride, index_t col_stride, blas_operand& op) {
   const index_t least_row = cols > 1 ? cols : 1, least_col = rows > 1 ? rows : 1;
-  if ((cols == 1 || col_stride == 1) && (rows == 1 || row_stride >= least_row)) {
+  if (!op.conjugate && (cols == 1 || col_stride == 1) && (rows == 1 || row_stride >= least_row)) {
     op.transposed = false;
     op.ld = rows == 1 ? least_row : row_stride;
     return true;
@@ -44,7 +46,8 @@ inline bool blas_layout(index_t rows, index_t cols, index_t row_stride, index_t 
 }
 
 template <class T, int RA, int RB, class Space>
-array<T, matmul_rank(RA, RB), Space> matmul_arrays(array<T, RA, Space> a, array<T, RB, Space> b, const matmul_options& opt) {
+array<T, matmul_rank(RA, RB), Space> matmul_arrays(array<T, RA, Space> a, array<T, RB, Space> b, const matmul_options& opt,
+                                                   bool conj_a = false, bool conj_b = false) {
   static_assert(RA >= 1 && RB >= 1, "xf::matmul: operands must have at least one dimension (use * for scalars)");
   constexpr int RO = matmul_rank(RA, RB);
   const auto mismatch = [&](const std::string& why) {
@@ -98,6 +101,8 @@ array<T, matmul_rank(RA, RB), Space> matmul_arrays(array<T, RA, Space> a, array<
   // Operands BLAS cannot read in place (a broadcast or reversed matrix, a negative batch stride)
   // are copied once, in C order.
   blas_operand oa{}, ob{};
+  oa.conjugate = conj_a;
+  ob.conjugate = conj_b;
   const auto place = [&](auto& x, bool is_a, const std::vector<index_t>& shape, std::vector<index_t>& batch_strides,
                          blas_operand& op) {
     const std::size_t r = shape.size();
@@ -112,7 +117,10 @@ array<T, matmul_rank(RA, RB), Space> matmul_arrays(array<T, RA, Space> a, array<
       }
       op.ptr = x.data();
       if (ok) return;
-      x = x.copy();
+      // The copy takes the conjugates, so it is read as it is.
+      if (op.conjugate) x = eval(conj(x));
+      else x = x.copy();
+      op.conjugate = false;
     }
     throw error("xf::matmul: internal error: a C-ordered copy has no BLAS layout");
   };
@@ -172,6 +180,12 @@ array<T, matmul_rank(RA, RB), Space> matmul_arrays(array<T, RA, Space> a, array<
   return c;
 }
 
+// conj(x) of a complex array x of element type T.
+template <class E, class T>
+inline constexpr bool conj_of_array = false;
+template <class V, int R, class Space, class T>
+inline constexpr bool conj_of_array<node<ops::conj, array<V, R, Space>>, T> = is_complex<V> && std::is_same_v<V, T>;
+
 template <class E>
 auto as_array(const E& e) {
   if constexpr (requires { e.data(); }) return e;
@@ -196,6 +210,21 @@ auto matmul(const A& a, const B& b, const matmul_options& opt = {}) {
     if constexpr (std::is_same_v<V, T>) return detail::as_array(e);
     else return eval(e.template astype<T>());
   };
+  if constexpr (std::is_same_v<S, device> || !is_low_precision<T>) {
+    // conj(a view) of the result's type: BLAS conjugates (with a transpose) as it reads.
+    constexpr bool ca = detail::conj_of_array<A, T>, cb = detail::conj_of_array<B, T>;
+    if constexpr (ca || cb) {
+      const auto x = [&] {
+        if constexpr (ca) return get<0>(a.children());
+        else return cast(a);
+      }();
+      const auto y = [&] {
+        if constexpr (cb) return get<0>(b.children());
+        else return cast(b);
+      }();
+      return detail::matmul_arrays(x, y, opt, ca, cb);
+    }
+  }
   const auto x = cast(a);
   const auto y = cast(b);
   if constexpr (std::is_same_v<S, host> && is_low_precision<T>) {

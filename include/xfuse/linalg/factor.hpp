@@ -1,0 +1,276 @@
+// The factorizations behind xf::linalg's solvers: LU with partial pivoting (getrf/getrs) and
+// Cholesky (potrf), on cuSOLVER for device arrays and on LAPACK (OpenBLAS) for host arrays.
+// Both libraries are column-major: a matrix is factored in a column-major copy (the evaluation of
+// its transpose, one fused kernel), which the factorization overwrites.
+//
+// Failures stay on the device: each factorization writes an `info` per matrix there, and the
+// arrays made from it carry a read check (xf::detail::buffer::read_check) that throws
+// xf::linalg_error on the next host read of that array (or of a view of it), or in
+// xf::linalg::check. Host arrays throw at once.
+#pragma once
+
+#include <cusolverDn.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "blas.hpp"
+
+// LAPACK's Fortran entry points (LP64, column-major), as OpenBLAS exports them.
+extern "C" {
+void sgetrf_(const int*, const int*, float*, const int*, int*, int*);
+void dgetrf_(const int*, const int*, double*, const int*, int*, int*);
+void cgetrf_(const int*, const int*, void*, const int*, int*, int*);
+void zgetrf_(const int*, const int*, void*, const int*, int*, int*);
+void sgetrs_(const char*, const int*, const int*, const float*, const int*, const int*, float*, const int*, int*, std::size_t);
+void dgetrs_(const char*, const int*, const int*, const double*, const int*, const int*, double*, const int*, int*, std::size_t);
+void cgetrs_(const char*, const int*, const int*, const void*, const int*, const int*, void*, const int*, int*, std::size_t);
+void zgetrs_(const char*, const int*, const int*, const void*, const int*, const int*, void*, const int*, int*, std::size_t);
+void spotrf_(const char*, const int*, float*, const int*, int*, std::size_t);
+void dpotrf_(const char*, const int*, double*, const int*, int*, std::size_t);
+void cpotrf_(const char*, const int*, void*, const int*, int*, std::size_t);
+void zpotrf_(const char*, const int*, void*, const int*, int*, std::size_t);
+}
+
+namespace xf {
+
+// A factorization that failed: a singular matrix (solve, inv) or one that is not positive definite
+// (cholesky). Names the operation and the batch index (C order over the batch dimensions).
+class linalg_error : public error {
+ public:
+  linalg_error(const std::string& op, index_t batch_index, int info, const std::string& why)
+      : error(op + ": " + why + " (matrix " + std::to_string(batch_index) + " of the batch, LAPACK info " + std::to_string(info) + ")"),
+        batch_index_(batch_index),
+        info_(info) {}
+  index_t batch_index() const noexcept { return batch_index_; }
+  int info() const noexcept { return info_; }
+
+ private:
+  index_t batch_index_;
+  int info_;
+};
+
+namespace detail {
+
+inline void check_cusolver(cusolverStatus_t s, const char* what) {
+  if (s != CUSOLVER_STATUS_SUCCESS) throw error(std::string("xf::linalg: ") + what + " failed with cuSOLVER status " + std::to_string(static_cast<int>(s)));
+}
+
+// The calling thread's cuSOLVER handle for `dev`, bound to the current stream (as cublas_handle).
+struct cusolver_state {
+  cusolverDnHandle_t handle = nullptr;
+  cusolverDnParams_t params = nullptr;
+  cudaStream_t stream = nullptr;
+  bool bound = false;
+  std::vector<unsigned char> host_workspace;  // grows only: a call may use it after returning
+};
+inline cusolver_state& cusolver_for(int dev) {
+  struct states {
+    std::array<cusolver_state, 64> s;
+    ~states() {
+      for (cusolver_state& x : s) {
+        if (x.params) (void)cusolverDnDestroyParams(x.params);
+        if (x.handle) (void)cusolverDnDestroy(x.handle);
+      }
+    }
+  };
+  thread_local states cache;
+  if (dev < 0 || dev >= static_cast<int>(cache.s.size())) throw device_error("xf::linalg: device " + std::to_string(dev) + " out of range");
+  cusolver_state& st = cache.s[static_cast<std::size_t>(dev)];
+  if (!st.handle) {
+    device_guard g(dev);
+    check_cusolver(cusolverDnCreate(&st.handle), "cusolverDnCreate");
+    check_cusolver(cusolverDnCreateParams(&st.params), "cusolverDnCreateParams");
+  }
+  const cudaStream_t stream = current_stream().handle();
+  if (!st.bound || st.stream != stream) {
+    check_cusolver(cusolverDnSetStream(st.handle, stream), "cusolverDnSetStream");
+    st.stream = stream;
+    st.bound = true;
+  }
+  return st;
+}
+
+// Throws linalg_error for the first matrix whose info is positive. Reads `info` (device or host).
+class info_check final : public buffer::read_check {
+ public:
+  info_check(std::string op, std::string why, buffer info, index_t count, bool on_device)
+      : op_(std::move(op)), why_(std::move(why)), info_(std::move(info)), count_(count), on_device_(on_device) {}
+  void run() const override {
+    std::vector<int> h(static_cast<std::size_t>(count_));
+    if (on_device_) copy_device_to_host(h.data(), info_.get(), h.size() * sizeof(int));
+    else std::memcpy(h.data(), info_.get(), h.size() * sizeof(int));
+    for (index_t i = 0; i < count_; ++i)
+      if (h[static_cast<std::size_t>(i)] > 0) throw linalg_error(op_, i, h[static_cast<std::size_t>(i)], why_);
+  }
+
+ private:
+  std::string op_, why_;
+  buffer info_;
+  index_t count_;
+  bool on_device_;
+};
+
+// A stack of n x n matrices in column-major order, each factored in place, with its infos (and
+// pivots for LU), all on the array's side (device or host).
+template <class T, class Space>
+struct factored {
+  array<T, 3, Space> cols;  // cols(b) holds matrix b transposed: column-major storage of matrix b
+  array<std::int64_t, 2, Space> pivots;  // LU only; 1-based, LAPACK's convention
+  buffer info;               // `count` ints
+  index_t count = 0, n = 0;
+};
+
+template <class T>
+inline constexpr bool lapack_element = std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, complex64> ||
+                                       std::is_same_v<T, complex128>;
+
+// Column-major copies of the n x n matrices of `a` (rank >= 2), as a (count, n, n) stack.
+template <class T, int R, class Space>
+array<T, 3, Space> column_major_stack(const array<T, R, Space>& a, const char* op) {
+  static_assert(R >= 2, "xf::linalg: needs a matrix or a stack of matrices");
+  const index_t n = a.shape(R - 1);
+  if (a.shape(R - 2) != n)
+    throw shape_error(std::string(op) + ": the matrices must be square, not " + to_string(a.shape()) + " (" + dtype_name<T> + ")");
+  index_t count = 1;
+  for (int i = 0; i < R - 2; ++i) count *= a.shape(i);
+  // The transpose of each matrix, evaluated C-ordered: one kernel, or one host loop.
+  const array<T, R, Space> t = a.swapaxes(R - 1, R - 2).copy();
+  return t.reshape(std::array<index_t, 3>{count, n, n});
+}
+
+// LU-factors every matrix of the stack in place.
+template <class T, class Space>
+factored<T, Space> lu_factor(array<T, 3, Space> cols) {
+  static_assert(lapack_element<T>, "xf::linalg: float, double, complex64 or complex128 matrices");
+  factored<T, Space> f;
+  f.count = cols.shape(0);
+  f.n = cols.shape(1);
+  f.cols = cols;
+  f.pivots = array<std::int64_t, 2, Space>(dims<2>{f.count, f.n});
+  const index_t n = f.n;
+  if constexpr (std::is_same_v<Space, device>) {
+    f.info = allocate_device(sizeof(int) * static_cast<std::size_t>(f.count > 0 ? f.count : 1));
+    XF_CUDA_CHECK(cudaMemsetAsync(f.info.get(), 0, sizeof(int) * static_cast<std::size_t>(f.count > 0 ? f.count : 1),
+                                  current_stream().handle()));
+    if (n == 0 || f.count == 0) return f;
+    cusolver_state& st = cusolver_for(cols.device_id());
+    constexpr cudaDataType_t t = blas_type<T>::data;
+    std::size_t dev_bytes = 0, host_bytes = 0;
+    check_cusolver(cusolverDnXgetrf_bufferSize(st.handle, st.params, n, n, t, cols.data(), n, t, &dev_bytes, &host_bytes),
+                   "cusolverDnXgetrf_bufferSize");
+    const buffer work = allocate_device(dev_bytes > 0 ? dev_bytes : 1);
+    if (st.host_workspace.size() < host_bytes) st.host_workspace.resize(host_bytes);
+    for (index_t b = 0; b < f.count; ++b)
+      check_cusolver(cusolverDnXgetrf(st.handle, st.params, n, n, t, cols.data() + b * n * n, n, f.pivots.data() + b * n, t, work.get(),
+                                      dev_bytes, st.host_workspace.data(), host_bytes, static_cast<int*>(f.info.get()) + b),
+                     "cusolverDnXgetrf");
+  } else {
+    f.info = allocate_host(sizeof(int) * static_cast<std::size_t>(f.count > 0 ? f.count : 1));
+    const int ni = static_cast<int>(n);
+    std::vector<int> piv(static_cast<std::size_t>(n));
+    for (index_t b = 0; b < f.count; ++b) {
+      int* info = static_cast<int*>(f.info.get()) + b;
+      *info = 0;
+      if (n == 0) continue;
+      T* m = cols.data() + b * n * n;
+      if constexpr (std::is_same_v<T, float>) sgetrf_(&ni, &ni, m, &ni, piv.data(), info);
+      else if constexpr (std::is_same_v<T, double>) dgetrf_(&ni, &ni, m, &ni, piv.data(), info);
+      else if constexpr (std::is_same_v<T, complex64>) cgetrf_(&ni, &ni, m, &ni, piv.data(), info);
+      else zgetrf_(&ni, &ni, m, &ni, piv.data(), info);
+      for (index_t i = 0; i < n; ++i) f.pivots.data()[b * n + i] = piv[static_cast<std::size_t>(i)];
+    }
+  }
+  return f;
+}
+
+// Solves A X = B for every matrix of the stack, B (count, nrhs, n) holding each right-hand side
+// block column-major, in place.
+template <class T, class Space>
+void lu_solve(const factored<T, Space>& f, array<T, 3, Space>& b_cols) {
+  const index_t n = f.n, nrhs = b_cols.shape(1);
+  if (n == 0 || nrhs == 0 || f.count == 0) return;
+  if constexpr (std::is_same_v<Space, device>) {
+    cusolver_state& st = cusolver_for(b_cols.device_id());
+    constexpr cudaDataType_t t = blas_type<T>::data;
+    // getrs's own info reports bad arguments only; the factorization's is what matters.
+    const buffer info = allocate_device(sizeof(int));
+    for (index_t b = 0; b < f.count; ++b)
+      check_cusolver(cusolverDnXgetrs(st.handle, st.params, CUBLAS_OP_N, n, nrhs, t, f.cols.data() + b * n * n, n, f.pivots.data() + b * n,
+                                      t, b_cols.data() + b * n * nrhs, n, static_cast<int*>(info.get())),
+                     "cusolverDnXgetrs");
+  } else {
+    const int ni = static_cast<int>(n), nr = static_cast<int>(nrhs);
+    std::vector<int> piv(static_cast<std::size_t>(n));
+    for (index_t b = 0; b < f.count; ++b) {
+      if (static_cast<const int*>(f.info.get())[b] > 0) continue;  // singular: reported by the caller
+      for (index_t i = 0; i < n; ++i) piv[static_cast<std::size_t>(i)] = static_cast<int>(f.pivots.data()[b * n + i]);
+      int info = 0;
+      const T* m = f.cols.data() + b * n * n;
+      T* x = b_cols.data() + b * n * nrhs;
+      if constexpr (std::is_same_v<T, float>) sgetrs_("N", &ni, &nr, m, &ni, piv.data(), x, &ni, &info, 1);
+      else if constexpr (std::is_same_v<T, double>) dgetrs_("N", &ni, &nr, m, &ni, piv.data(), x, &ni, &info, 1);
+      else if constexpr (std::is_same_v<T, complex64>) cgetrs_("N", &ni, &nr, m, &ni, piv.data(), x, &ni, &info, 1);
+      else zgetrs_("N", &ni, &nr, m, &ni, piv.data(), x, &ni, &info, 1);
+    }
+  }
+}
+
+// Cholesky-factors every matrix of the stack in place (lower triangle of each column-major matrix).
+template <class T, class Space>
+factored<T, Space> cholesky_factor(array<T, 3, Space> cols) {
+  static_assert(lapack_element<T>, "xf::linalg: float, double, complex64 or complex128 matrices");
+  factored<T, Space> f;
+  f.count = cols.shape(0);
+  f.n = cols.shape(1);
+  f.cols = cols;
+  const index_t n = f.n;
+  if constexpr (std::is_same_v<Space, device>) {
+    f.info = allocate_device(sizeof(int) * static_cast<std::size_t>(f.count > 0 ? f.count : 1));
+    XF_CUDA_CHECK(cudaMemsetAsync(f.info.get(), 0, sizeof(int) * static_cast<std::size_t>(f.count > 0 ? f.count : 1),
+                                  current_stream().handle()));
+    if (n == 0 || f.count == 0) return f;
+    cusolver_state& st = cusolver_for(cols.device_id());
+    constexpr cudaDataType_t t = blas_type<T>::data;
+    std::size_t dev_bytes = 0, host_bytes = 0;
+    check_cusolver(cusolverDnXpotrf_bufferSize(st.handle, st.params, CUBLAS_FILL_MODE_LOWER, n, t, cols.data(), n, t, &dev_bytes, &host_bytes),
+                   "cusolverDnXpotrf_bufferSize");
+    const buffer work = allocate_device(dev_bytes > 0 ? dev_bytes : 1);
+    if (st.host_workspace.size() < host_bytes) st.host_workspace.resize(host_bytes);
+    for (index_t b = 0; b < f.count; ++b)
+      check_cusolver(cusolverDnXpotrf(st.handle, st.params, CUBLAS_FILL_MODE_LOWER, n, t, cols.data() + b * n * n, n, t, work.get(), dev_bytes,
+                                      st.host_workspace.data(), host_bytes, static_cast<int*>(f.info.get()) + b),
+                     "cusolverDnXpotrf");
+  } else {
+    f.info = allocate_host(sizeof(int) * static_cast<std::size_t>(f.count > 0 ? f.count : 1));
+    const int ni = static_cast<int>(n);
+    for (index_t b = 0; b < f.count; ++b) {
+      int* info = static_cast<int*>(f.info.get()) + b;
+      *info = 0;
+      if (n == 0) continue;
+      T* m = cols.data() + b * n * n;
+      if constexpr (std::is_same_v<T, float>) spotrf_("L", &ni, m, &ni, info, 1);
+      else if constexpr (std::is_same_v<T, double>) dpotrf_("L", &ni, m, &ni, info, 1);
+      else if constexpr (std::is_same_v<T, complex64>) cpotrf_("L", &ni, m, &ni, info, 1);
+      else zpotrf_("L", &ni, m, &ni, info, 1);
+    }
+  }
+  return f;
+}
+
+// Attaches the factorization's failure check to a result; host results check at once.
+template <class T, int R, class Space, class F>
+void attach_info_check(const array<T, R, Space>& result, const F& f, const char* op, const char* why) {
+  auto* check = new info_check(op, why, f.info, f.count, std::is_same_v<Space, device>);
+  if constexpr (std::is_same_v<Space, host>) {
+    const std::unique_ptr<info_check> owned(check);
+    owned->run();
+  } else {
+    const_cast<buffer&>(result.buffer()).attach_read_check(check);
+  }
+}
+
+}  // namespace detail
+}  // namespace xf
