@@ -256,19 +256,189 @@ void cholesky_case(benchmark::State& state) {
   report_solver<T>(state, ms, raw);
 }
 
-// Host cost of one 64 x 64 solve with one right-hand side (the time to enqueue it).
+// Host cost of one 64 x 64 solve with one right-hand side: the time to enqueue it, over 20 calls
+// (a few hundred launches, well inside the launch queue, so the GPU never throttles the host),
+// against the raw cuSOLVER sequence (copy, getrf, getrs) enqueued the same way.
 void solve_host_cost(benchmark::State& state) {
-  const auto a = well_conditioned<float>(64);
-  const auto b = random_matrix<float>(64, 1);
+  const xf::index_t n = 64;
+  const auto a = well_conditioned<float>(n);
+  const auto b = random_matrix<float>(n, 1);
   xf::array<float, 2> x = xf::linalg::solve(a, b);
   xf::synchronize();
-  const int reps = 1000;
-  const auto t0 = std::chrono::steady_clock::now();
-  for (int i = 0; i < reps; ++i) x = xf::linalg::solve(a, b);
-  const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps;
-  xf::synchronize();
+  const int reps = 20;
+  std::vector<double> ours, raw;
+  for (int round = 0; round < 15; ++round) {
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < reps; ++i) x = xf::linalg::solve(a, b);
+    ours.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps);
+    xf::synchronize();
+  }
+  raw_solver& r = raw_cusolver();
+  xf::array<float, 2> w({n, n}), rhs({1, n});
+  xf::array<std::int64_t, 1> piv({n});
+  xf::array<int, 1> info({1});
+  std::size_t dev_bytes = 0, host_bytes = 0;
+  check_solver(cusolverDnXgetrf_bufferSize(r.h, r.p, n, n, CUDA_R_32F, w.data(), n, CUDA_R_32F, &dev_bytes, &host_bytes), "getrf size");
+  xf::array<unsigned char, 1> work({static_cast<xf::index_t>(dev_bytes + 1)});
+  std::vector<unsigned char> host_work(host_bytes + 1);
+  const cudaStream_t s = xf::current_stream().handle();
+  for (int round = 0; round < 15; ++round) {
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < reps; ++i) {
+      check(cudaMemcpyAsync(w.data(), a.data(), a.nbytes(), cudaMemcpyDeviceToDevice, s), "copy");
+      check(cudaMemcpyAsync(rhs.data(), b.data(), b.nbytes(), cudaMemcpyDeviceToDevice, s), "copy");
+      check_solver(cusolverDnXgetrf(r.h, r.p, n, n, CUDA_R_32F, w.data(), n, piv.data(), CUDA_R_32F, work.data(), dev_bytes, host_work.data(),
+                                    host_bytes, info.data()),
+                   "getrf");
+      check_solver(cusolverDnXgetrs(r.h, r.p, CUBLAS_OP_N, n, 1, CUDA_R_32F, w.data(), n, piv.data(), CUDA_R_32F, rhs.data(), n, info.data()),
+                   "getrs");
+    }
+    raw.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps);
+    xf::synchronize();
+  }
+  // The same with cuBLAS's batched LU (batch of one; pointer arrays prepared once): what a
+  // small-matrix path could cost.
+  std::vector<double> batched;
+  {
+    const cublasHandle_t h = raw_handle();
+    xf::array<std::int64_t, 1> ptrs({2});
+    const std::int64_t host_ptrs[2] = {reinterpret_cast<std::int64_t>(w.data()), reinterpret_cast<std::int64_t>(rhs.data())};
+    check(cudaMemcpy(ptrs.data(), host_ptrs, sizeof(host_ptrs), cudaMemcpyHostToDevice), "pointers");
+    xf::array<int, 1> piv32({n});
+    float** a_array = reinterpret_cast<float**>(ptrs.data());
+    float** b_array = a_array + 1;
+    int host_info = 0;
+    for (int round = 0; round < 15; ++round) {
+      auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < reps; ++i) {
+        check(cudaMemcpyAsync(w.data(), a.data(), a.nbytes(), cudaMemcpyDeviceToDevice, s), "copy");
+        check(cudaMemcpyAsync(rhs.data(), b.data(), b.nbytes(), cudaMemcpyDeviceToDevice, s), "copy");
+        check_blas(cublasSgetrfBatched(h, 64, a_array, 64, piv32.data(), info.data(), 1), "getrfBatched");
+        check_blas(cublasSgetrsBatched(h, CUBLAS_OP_N, 64, 1, a_array, 64, piv32.data(), b_array, 64, &host_info, 1), "getrsBatched");
+      }
+      batched.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / reps);
+      xf::synchronize();
+    }
+  }
+  std::sort(ours.begin(), ours.end());
+  std::sort(raw.begin(), raw.end());
+  std::sort(batched.begin(), batched.end());
+  const double us = ours[ours.size() / 2];
   for (auto _ : state) state.SetIterationTime(us / 1e6);
   state.counters["host_us"] = us;
+  state.counters["raw_host_us"] = raw[raw.size() / 2];
+  state.counters["raw_batched_lu_host_us"] = batched[batched.size() / 2];
+}
+
+// QR (reduced) against the raw sequence: copy A, Xgeqrf, orgqr (Q formed in place). xfuse also
+// extracts R (one small kernel), which the raw sequence leaves out.
+void qr_case(benchmark::State& state) {
+  const xf::index_t n = state.range(0);
+  const auto a = random_matrix<float>(n, n);
+  xf::linalg::qr_result<float, 2, xf::device> f;
+  const double ms = median_ms([&] { f = xf::linalg::qr(a); }, 7, 1);
+  const double res = xf::max(xf::abs(xf::matmul(f.Q, f.R) - a)).item();
+  if (!(res <= 1e-3)) std::abort();
+  raw_solver& r = raw_cusolver();
+  xf::array<float, 2> w({n, n});
+  xf::array<float, 1> tau({n});
+  xf::array<int, 1> info({1});
+  std::size_t dev_bytes = 0, host_bytes = 0;
+  check_solver(cusolverDnXgeqrf_bufferSize(r.h, r.p, n, n, CUDA_R_32F, w.data(), n, CUDA_R_32F, tau.data(), CUDA_R_32F, &dev_bytes, &host_bytes),
+               "geqrf size");
+  int lwork = 0;
+  const int ni = static_cast<int>(n);
+  check_solver(cusolverDnSorgqr_bufferSize(r.h, ni, ni, ni, w.data(), ni, tau.data(), &lwork), "orgqr size");
+  xf::array<unsigned char, 1> work({static_cast<xf::index_t>(std::max<std::size_t>(dev_bytes, sizeof(float) * lwork) + 1)});
+  std::vector<unsigned char> host_work(host_bytes + 1);
+  const cudaStream_t s = xf::current_stream().handle();
+  const double raw = median_ms([&] {
+    check(cudaMemcpyAsync(w.data(), a.data(), a.nbytes(), cudaMemcpyDeviceToDevice, s), "copy");
+    check_solver(cusolverDnXgeqrf(r.h, r.p, n, n, CUDA_R_32F, w.data(), n, CUDA_R_32F, tau.data(), CUDA_R_32F, work.data(), dev_bytes,
+                                  host_work.data(), host_bytes, info.data()),
+                 "geqrf");
+    check_solver(cusolverDnSorgqr(r.h, ni, ni, ni, w.data(), ni, tau.data(), reinterpret_cast<float*>(work.data()), lwork, info.data()), "orgqr");
+  }, 7, 1);
+  report_solver<float>(state, ms, raw);
+}
+
+// eigh (values and vectors) against the raw sequence: copy A, Xsyevd.
+void eigh_case(benchmark::State& state) {
+  const xf::index_t n = state.range(0);
+  const auto m = random_matrix<float>(n, n);
+  const xf::array<float, 2> a = m + m.T();
+  xf::linalg::eigh_result<float, 2, xf::device> f;
+  const double ms = median_ms([&] { f = xf::linalg::eigh(a); }, 5, 1);
+  const double res = xf::max(xf::abs(xf::matmul(a, f.eigenvectors) - f.eigenvectors * f.eigenvalues)).item();
+  if (!(res <= 1e-3 * static_cast<double>(n))) std::abort();
+  raw_solver& r = raw_cusolver();
+  xf::array<float, 2> w({n, n});
+  xf::array<float, 1> ev({n});
+  xf::array<int, 1> info({1});
+  std::size_t dev_bytes = 0, host_bytes = 0;
+  check_solver(cusolverDnXsyevd_bufferSize(r.h, r.p, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n, CUDA_R_32F, w.data(), n, CUDA_R_32F,
+                                           ev.data(), CUDA_R_32F, &dev_bytes, &host_bytes),
+               "syevd size");
+  xf::array<unsigned char, 1> work({static_cast<xf::index_t>(dev_bytes + 1)});
+  std::vector<unsigned char> host_work(host_bytes + 1);
+  const cudaStream_t s = xf::current_stream().handle();
+  const double raw = median_ms([&] {
+    check(cudaMemcpyAsync(w.data(), a.data(), a.nbytes(), cudaMemcpyDeviceToDevice, s), "copy");
+    check_solver(cusolverDnXsyevd(r.h, r.p, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_LOWER, n, CUDA_R_32F, w.data(), n, CUDA_R_32F, ev.data(),
+                                  CUDA_R_32F, work.data(), dev_bytes, host_work.data(), host_bytes, info.data()),
+                 "syevd");
+  }, 5, 1);
+  report_solver<float>(state, ms, raw);
+}
+
+// Timings without a raw baseline, for the CuPy comparison: svd and a batch of small eigh.
+void svd_case(benchmark::State& state) {
+  const xf::index_t n = state.range(0);
+  const auto a = random_matrix<float>(n, n);
+  xf::linalg::svd_result<float, 2, xf::device> f;
+  const double ms = median_ms([&] { f = xf::linalg::svd(a); }, 5, 1);
+  for (auto _ : state) state.SetIterationTime(ms / 1e3);
+  state.counters["ms"] = ms;
+}
+void eigh_batched_case(benchmark::State& state) {
+  const auto m = random_array<float>(1000 * 32 * 32, -1, 1).reshape({1000, 32, 32});
+  const xf::array<float, 3> a = m + m.swapaxes(1, 2);
+  xf::linalg::eigh_result<float, 3, xf::device> f;
+  const double ms = median_ms([&] { f = xf::linalg::eigh(a); }, 7, 1);
+  const double res = xf::max(xf::abs(xf::matmul(a, f.eigenvectors) - f.eigenvectors * f.eigenvalues.reshape({1000, 1, 32}))).item();
+  if (!(res <= 1e-3)) std::abort();
+  for (auto _ : state) state.SetIterationTime(ms / 1e3);
+  state.counters["ms"] = ms;
+}
+
+// CPU (OpenBLAS/LAPACK on the host arrays, all cores) against GPU for the same call, as the CuPy
+// tutorials show: the same code on host and device arrays. Medians of host wall time / CUDA events.
+template <class Call>
+void cpu_vs_gpu(benchmark::State& state, xf::index_t n, int reps, const Call& call) {
+  const xf::array<float, 2> ad = random_matrix<float>(n, n) + xf::eye<float>(n) * static_cast<float>(n);
+  const xf::array<float, 2, xf::host> ah = xf::get(ad);
+  const double gpu = median_ms([&] { call(ad); }, reps, 1);
+  std::vector<double> t;
+  call(ah);
+  for (int i = 0; i < reps; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    call(ah);
+    t.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  for (auto _ : state) state.SetIterationTime(gpu / 1e3);
+  state.counters["ms"] = gpu;
+  state.counters["cpu_ms"] = t[t.size() / 2];
+  state.counters["gpu_speedup"] = t[t.size() / 2] / gpu;
+}
+void qr_cpu_gpu(benchmark::State& state) {
+  cpu_vs_gpu(state, state.range(0), 5, [](const auto& a) { (void)xf::linalg::qr(a); });
+}
+void det_cpu_gpu(benchmark::State& state) {
+  cpu_vs_gpu(state, state.range(0), 5, [](const auto& a) { (void)xf::linalg::det(a); });
+}
+void matmul_cpu_gpu(benchmark::State& state) {
+  cpu_vs_gpu(state, state.range(0), 3, [](const auto& a) { (void)xf::matmul(a, a); });
 }
 
 }  // namespace
@@ -286,5 +456,12 @@ BENCHMARK(det_case<float>)->Name("det/f32")->Arg(512)->Arg(4096)->UseManualTime(
 BENCHMARK(cholesky_case<float>)->Name("cholesky/f32")->Arg(512)->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(cholesky_case<double>)->Name("cholesky/f64")->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(solve_host_cost)->Name("solve/host_cost/64x64/f32")->UseManualTime()->Iterations(1);
+BENCHMARK(qr_case)->Name("qr/f32")->Arg(512)->Arg(1024)->Arg(2048)->Arg(4096)->UseManualTime()->Iterations(1);
+BENCHMARK(eigh_case)->Name("eigh/f32")->Arg(512)->Arg(2048)->UseManualTime()->Iterations(1);
+BENCHMARK(svd_case)->Name("svd/f32")->Arg(512)->UseManualTime()->Iterations(1);
+BENCHMARK(eigh_batched_case)->Name("eigh/batched/1000x32x32/f32")->UseManualTime()->Iterations(1);
+BENCHMARK(qr_cpu_gpu)->Name("cpu_vs_gpu/qr/f32")->Arg(64)->Arg(128)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->UseManualTime()->Iterations(1);
+BENCHMARK(det_cpu_gpu)->Name("cpu_vs_gpu/det/f32")->Arg(512)->UseManualTime()->Iterations(1);
+BENCHMARK(matmul_cpu_gpu)->Name("cpu_vs_gpu/matmul/f32")->Arg(4096)->UseManualTime()->Iterations(1);
 
 XF_BENCH_MAIN()

@@ -34,8 +34,18 @@ def main(out_path):
     for k in (512, 4096, 6000):
         a = well_conditioned(k, cp.float32)
         results[f"inv/f32/{k}"] = {"ms": median_ms(lambda: cp.linalg.inv(a), reps=7)}
+    for k in (512, 1024, 2048, 4096):
+        a = cp.random.uniform(-1, 1, (k, k)).astype(cp.float32)
+        results[f"qr/f32/{k}"] = {"ms": median_ms(lambda: cp.linalg.qr(a), reps=7)}
+    for k in (512, 2048):
+        m = cp.random.uniform(-1, 1, (k, k)).astype(cp.float32)
+        a = m + m.T
+        results[f"eigh/f32/{k}"] = {"ms": median_ms(lambda: cp.linalg.eigh(a), reps=5)}
     a = cp.random.uniform(-1, 1, (512, 512)).astype(cp.float32)
-    results["qr/f32/512 (no xfuse qr yet)"] = {"ms": median_ms(lambda: cp.linalg.qr(a), reps=11)}
+    results["svd/f32/512"] = {"ms": median_ms(lambda: cp.linalg.svd(a), reps=5)}
+    m = cp.random.uniform(-1, 1, (1000, 32, 32)).astype(cp.float32)
+    a = m + m.transpose(0, 2, 1)
+    results["eigh/batched/1000x32x32/f32"] = {"ms": median_ms(lambda: cp.linalg.eigh(a), reps=7)}
     try:
         import torch
         for name, dt in (("f32", torch.float32), ("f64", torch.float64), ("f16", torch.float16)):

@@ -84,17 +84,27 @@ if la_path.exists():
     cl = json.loads(cl_path.read_text())["results"] if cl_path.exists() else {}
     print("\n| linear algebra | xfuse ms | TFLOP/s | raw library ms | vs raw (cuBLAS / cuSOLVER) | CuPy ms | xfuse vs CuPy | PyTorch ms |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    cpu_rows = []
     for b in la["benchmarks"]:
         if b.get("run_type", "iteration") != "iteration":
             continue
         name = base(b["name"])
+        if "cpu_ms" in b:
+            cpu_rows.append(f"| {name} | {fmt(b['cpu_ms'])} | {fmt(b['ms'])} | {fmt(b['gpu_speedup'])} |")
+            continue
         if "host_us" in b:
             raw = b.get("raw_host_us")
+            if "raw_batched_lu_host_us" in b:
+                name += f"; raw cuBLAS batched LU {fmt(b['raw_batched_lu_host_us'])} µs"
             print(f"| {name} (host µs per call) | {fmt(b['host_us'])} µs | | {fmt(raw)} | "
                   f"{fmt(raw / b['host_us'] if raw else None)} | | | |")
             continue
         c = cl.get(name) or cl.get(name[: -len("/4096")] if name.endswith("/4096") else name, {})
         cms = c.get("ms")
         vs = b.get("vs_cublas", b.get("vs_cusolver"))
-        print(f"| {name} | {fmt(b['ms'])} | {fmt(b.get('TFLOPs'))} | {fmt(b['raw_ms'])} | {fmt(vs)} | {fmt(cms)} | "
+        print(f"| {name} | {fmt(b['ms'])} | {fmt(b.get('TFLOPs'))} | {fmt(b.get('raw_ms'))} | {fmt(vs)} | {fmt(cms)} | "
               f"{fmt(cms / b['ms'] if cms else None)} | {fmt(c.get('torch_ms'))} |")
+    if cpu_rows:
+        print("\n| same call on host and device arrays | CPU ms (OpenBLAS) | GPU ms | GPU speedup |")
+        print("|---|---:|---:|---:|")
+        print("\n".join(cpu_rows))

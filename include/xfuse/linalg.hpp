@@ -1,4 +1,5 @@
-// Dense linear algebra: matmul and NumPy's products on cuBLAS, xf::linalg's solvers on cuSOLVER
+// Dense linear algebra: matmul and NumPy's products on cuBLAS, xf::linalg's solvers and
+// decompositions (solve, inv, det, cholesky, qr, eigh, svd, lstsq, pinv, norm) on cuSOLVER
 // (device arrays), both on OpenBLAS for host arrays. Link with xfuse::linalg. Kept out of <xfuse/core.hpp>, whose build
 // time does not pay for it.
 #pragma once
@@ -7,4 +8,9 @@
 #include "linalg/blas.hpp"
 #include "linalg/matmul.hpp"
 #include "linalg/products.hpp"
+#include "linalg/eigh.hpp"
+#include "linalg/lstsq.hpp"
+#include "linalg/norm.hpp"
+#include "linalg/qr.hpp"
 #include "linalg/solve.hpp"
+#include "linalg/svd.hpp"

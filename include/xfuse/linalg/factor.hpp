@@ -11,28 +11,17 @@
 
 #include <cusolverDn.h>
 
+#include <algorithm>
 #include <cstring>
+#include <initializer_list>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "blas.hpp"
+#include "lapack.hpp"
 
-// LAPACK's Fortran entry points (LP64, column-major), as OpenBLAS exports them.
-extern "C" {
-void sgetrf_(const int*, const int*, float*, const int*, int*, int*);
-void dgetrf_(const int*, const int*, double*, const int*, int*, int*);
-void cgetrf_(const int*, const int*, void*, const int*, int*, int*);
-void zgetrf_(const int*, const int*, void*, const int*, int*, int*);
-void sgetrs_(const char*, const int*, const int*, const float*, const int*, const int*, float*, const int*, int*, std::size_t);
-void dgetrs_(const char*, const int*, const int*, const double*, const int*, const int*, double*, const int*, int*, std::size_t);
-void cgetrs_(const char*, const int*, const int*, const void*, const int*, const int*, void*, const int*, int*, std::size_t);
-void zgetrs_(const char*, const int*, const int*, const void*, const int*, const int*, void*, const int*, int*, std::size_t);
-void spotrf_(const char*, const int*, float*, const int*, int*, std::size_t);
-void dpotrf_(const char*, const int*, double*, const int*, int*, std::size_t);
-void cpotrf_(const char*, const int*, void*, const int*, int*, std::size_t);
-void zpotrf_(const char*, const int*, void*, const int*, int*, std::size_t);
-}
 
 namespace xf {
 
@@ -123,22 +112,86 @@ struct factored {
   index_t count = 0, n = 0;
 };
 
+// The element type of cuSOLVER's typed (32-bit) routines.
+template <class T>
+using cusolver_scalar = std::conditional_t<
+    std::is_same_v<T, complex64>, cuComplex,
+    std::conditional_t<std::is_same_v<T, complex128>, cuDoubleComplex, T>>;
+
+// The shape (batch dimensions of `shape`, then `tail`), for results of rank N.
+template <std::size_t N>
+std::array<index_t, N> batch_then(const auto& shape, std::initializer_list<index_t> tail) {
+  std::array<index_t, N> out{};
+  std::size_t i = 0;
+  for (; i + tail.size() < N; ++i) out[i] = shape[i];
+  for (const index_t t : tail) out[i++] = t;
+  return out;
+}
+
 template <class T>
 inline constexpr bool lapack_element = std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, complex64> ||
                                        std::is_same_v<T, complex128>;
 
-// Column-major copies of the n x n matrices of `a` (rank >= 2), as a (count, n, n) stack.
+// Column-major copies of the m x n matrices of `a` (rank >= 2), as a (count, n, m) stack: row b
+// of the stack holds matrix b transposed, which is matrix b in column-major order (lda = m).
 template <class T, int R, class Space>
-array<T, 3, Space> column_major_stack(const array<T, R, Space>& a, const char* op) {
+array<T, 3, Space> column_major_matrices(const array<T, R, Space>& a) {
   static_assert(R >= 2, "xf::linalg: needs a matrix or a stack of matrices");
-  const index_t n = a.shape(R - 1);
-  if (a.shape(R - 2) != n)
-    throw shape_error(std::string(op) + ": the matrices must be square, not " + to_string(a.shape()) + " (" + dtype_name<T> + ")");
   index_t count = 1;
   for (int i = 0; i < R - 2; ++i) count *= a.shape(i);
   // The transpose of each matrix, evaluated C-ordered: one kernel, or one host loop.
   const array<T, R, Space> t = a.swapaxes(R - 1, R - 2).copy();
-  return t.reshape(std::array<index_t, 3>{count, n, n});
+  return t.reshape(std::array<index_t, 3>{count, a.shape(R - 1), a.shape(R - 2)});
+}
+
+template <class T, int R, class Space>
+void require_square(const array<T, R, Space>& a, const char* op) {
+  if (a.shape(R - 2) != a.shape(R - 1))
+    throw shape_error(std::string(op) + ": the matrices must be square, not " + to_string(a.shape()) + " (" + dtype_name<T> + ")");
+}
+
+// Column-major copies of the n x n matrices of `a`, as a (count, n, n) stack.
+template <class T, int R, class Space>
+array<T, 3, Space> column_major_stack(const array<T, R, Space>& a, const char* op) {
+  static_assert(R >= 2, "xf::linalg: needs a matrix or a stack of matrices");
+  require_square(a, op);
+  return column_major_matrices(a);
+}
+
+// `count` zeroed LAPACK info words on the side of Space (device: ordered on the current stream).
+template <class Space>
+buffer new_info(index_t count) {
+  const std::size_t bytes = sizeof(int) * static_cast<std::size_t>(count > 0 ? count : 1);
+  if constexpr (std::is_same_v<Space, device>) {
+    buffer info = allocate_device(bytes);
+    XF_CUDA_CHECK(cudaMemsetAsync(info.get(), 0, bytes, current_stream().handle()));
+    return info;
+  } else {
+    buffer info = allocate_host(bytes);
+    std::memset(info.get(), 0, bytes);
+    return info;
+  }
+}
+
+// A dimension passed to LAPACK or to cuSOLVER's 32-bit routines.
+inline int lapack_int(index_t v, const char* op) {
+  if (v > std::numeric_limits<int>::max())
+    throw shape_error(std::string(op) + ": a dimension of " + std::to_string(v) + " exceeds the 32-bit LAPACK interface");
+  return static_cast<int>(v);
+}
+
+// Runs a LAPACK routine twice: a workspace query (lwork = -1), then the call with the size it
+// asked for. `call(work, lwork)`; the query writes the optimal size into work[0].
+template <class T, class Call>
+void lapack_with_workspace(const Call& call) {
+  T query{};
+  call(&query, -1);
+  double size = 0;
+  if constexpr (is_complex<T>) size = static_cast<double>(query.real());
+  else size = static_cast<double>(query);
+  const int lwork = std::max(1, static_cast<int>(size));
+  std::vector<T> work(static_cast<std::size_t>(lwork));
+  call(work.data(), lwork);
 }
 
 // LU-factors every matrix of the stack in place.

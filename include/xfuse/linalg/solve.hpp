@@ -3,11 +3,9 @@
 // a singular matrix (solve, inv) or one that is not positive definite (cholesky) surfaces as
 // xf::linalg_error at the next host read of the result or a view of it (.item(), to_host, get),
 // or at xf::linalg::check(result). Host arrays throw at the call. det of a singular matrix is 0.
-// Results of solve and inv are column-major views (transposes of the factorization's storage,
-// no copy); cholesky's is C-ordered.
+// Results of solve, inv and cholesky are column-major views (transposes of the factorization's
+// storage, no copy).
 #pragma once
-
-#include <initializer_list>
 
 #include "../reduce.hpp"
 #include "factor.hpp"
@@ -17,15 +15,6 @@ namespace xf::linalg {
 
 namespace detail {
 using namespace ::xf::detail;
-
-template <std::size_t N>
-std::array<index_t, N> batch_then(const auto& shape, std::initializer_list<index_t> tail) {
-  std::array<index_t, N> out{};
-  std::size_t i = 0;
-  for (; i + tail.size() < N; ++i) out[i] = shape[i];
-  for (const index_t t : tail) out[i++] = t;
-  return out;
-}
 }  // namespace detail
 
 // Waits for `a` and throws the linalg_error its factorization left, if any.
@@ -136,20 +125,26 @@ auto slogdet(const A& a_in) {
 }
 
 // np.linalg.cholesky: lower-triangular L with a = L L^H, for Hermitian positive-definite matrices
-// (only the lower triangle of a is read, as in NumPy).
+// (only the lower triangle of a is read, as in NumPy). The column-major copy that potrf factors is
+// made with its upper triangle already zero (potrf leaves it untouched), so L needs no extra pass;
+// it is returned as a column-major view.
 template <expression A>
 auto cholesky(const A& a_in) {
   using T = value_t<A>;
   constexpr int R = rank_v<A>;
   using Space = resolved_space_t<space_t<A>>;
+  static_assert(R >= 2, "xf::linalg::cholesky: needs a matrix or a stack of matrices");
   const auto a = ::xf::detail::as_array(a_in);
-  const auto f = detail::cholesky_factor(detail::column_major_stack(a, "xf::linalg::cholesky"));
-  const index_t n = f.n;
-  // The factor's storage holds L column-major; its upper triangle still holds a's: zero it.
+  detail::require_square(a, "xf::linalg::cholesky");
+  const index_t n = a.shape(R - 1);
+  index_t count = 1;
+  for (int i = 0; i < R - 2; ++i) count *= a.shape(i);
+  // Element (r, c) of the copy is a(c, r): keep c >= r, the lower triangle of a.
   const array<index_t, 1, Space> i = arange<index_t>(n);
-  const auto lower = i.reshape(std::array<index_t, 2>{n, 1}) >= i.reshape(std::array<index_t, 2>{1, n});
-  const array<T, 3, Space> l = where(lower, f.cols.swapaxes(1, 2), T(0));
-  const auto out = l.reshape(detail::batch_then<R>(a.shape(), {n, n}));
+  const auto keep = i.reshape(std::array<index_t, 2>{n, 1}) <= i.reshape(std::array<index_t, 2>{1, n});
+  const array<T, R, Space> lower_t = where(keep, a.swapaxes(R - 1, R - 2), T(0));
+  const auto f = detail::cholesky_factor(lower_t.reshape(std::array<index_t, 3>{count, n, n}));
+  const auto out = f.cols.reshape(detail::batch_then<R>(a.shape(), {n, n})).swapaxes(R - 1, R - 2);
   detail::attach_info_check(out, f, "xf::linalg::cholesky", "the matrix is not positive definite");
   return out;
 }

@@ -1,0 +1,133 @@
+// xf::linalg::eigh and eigvalsh: eigenvalues (ascending) and eigenvectors of Hermitian (real
+// symmetric) matrices, for a matrix or a stack. Device arrays run cuSOLVER's divide-and-conquer
+// Xsyevd for one matrix and its batched Xsyevbatched for a stack; host arrays run LAPACK's
+// ?syevd / ?heevd. Only the triangle named by `uplo` is read, as in NumPy. A failure to converge
+// surfaces like the solvers' errors (xf::linalg_error at the next host read, or in check()).
+#pragma once
+
+#include "factor.hpp"
+#include "matmul.hpp"
+
+namespace xf::linalg {
+
+template <class T, int N, class Space>
+struct eigh_result {
+  array<real_t<T>, N - 1, Space> eigenvalues;  // (..., n), ascending
+  array<T, N, Space> eigenvectors;            // (..., n, n): column j belongs to eigenvalue j
+};
+
+namespace detail {
+using namespace ::xf::detail;
+
+// Eigenvalues (count, n) of the column-major Hermitian matrices of `cols` (count, n, n); with
+// `vectors`, cols is overwritten by the eigenvectors, column-major. `info` gets count words.
+template <class T, class Space>
+array<real_t<T>, 2, Space> hermitian_eigen(array<T, 3, Space>& cols, bool vectors, char uplo, const buffer& info) {
+  using Re = real_t<T>;
+  const index_t count = cols.shape(0), n = cols.shape(1);
+  array<Re, 2, Space> w(dims<2>{count, n});
+  if (count == 0 || n == 0) return w;
+  if constexpr (std::is_same_v<Space, device>) {
+    cusolver_state& st = cusolver_for(cols.device_id());
+    constexpr cudaDataType_t t = blas_type<T>::data, tw = blas_type<Re>::data;
+    const cusolverEigMode_t job = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    const cublasFillMode_t fill = uplo == 'U' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
+    std::size_t dev_bytes = 0, host_bytes = 0;
+    int* infos = static_cast<int*>(info.get());
+    if (count > 1) {
+      check_cusolver(cusolverDnXsyevBatched_bufferSize(st.handle, st.params, job, fill, n, t, cols.data(), n, tw, w.data(), t, &dev_bytes,
+                                                       &host_bytes, count),
+                     "cusolverDnXsyevBatched_bufferSize");
+      const buffer work = allocate_device(dev_bytes > 0 ? dev_bytes : 1);
+      if (st.host_workspace.size() < host_bytes) st.host_workspace.resize(host_bytes);
+      check_cusolver(cusolverDnXsyevBatched(st.handle, st.params, job, fill, n, t, cols.data(), n, tw, w.data(), t, work.get(), dev_bytes,
+                                            st.host_workspace.data(), host_bytes, infos, count),
+                     "cusolverDnXsyevBatched");
+    } else {
+      check_cusolver(cusolverDnXsyevd_bufferSize(st.handle, st.params, job, fill, n, t, cols.data(), n, tw, w.data(), t, &dev_bytes, &host_bytes),
+                     "cusolverDnXsyevd_bufferSize");
+      const buffer work = allocate_device(dev_bytes > 0 ? dev_bytes : 1);
+      if (st.host_workspace.size() < host_bytes) st.host_workspace.resize(host_bytes);
+      check_cusolver(cusolverDnXsyevd(st.handle, st.params, job, fill, n, t, cols.data(), n, tw, w.data(), t, work.get(), dev_bytes,
+                                      st.host_workspace.data(), host_bytes, infos),
+                     "cusolverDnXsyevd");
+    }
+  } else {
+    const int ni = lapack_int(n, "xf::linalg::eigh");
+    const char jobz = vectors ? 'V' : 'N';
+    for (index_t b = 0; b < count; ++b) {
+      T* a = cols.data() + b * n * n;
+      Re* wb = w.data() + b * n;
+      int* inf = static_cast<int*>(info.get()) + b;
+      // Workspace query (-1 sizes), then the call.
+      T work_q{};
+      Re rwork_q{};
+      int iwork_q = 0, lwork = -1, lrwork = -1, liwork = -1;
+      const auto call = [&](T* work, Re* rwork, int* iwork) {
+        if constexpr (std::is_same_v<T, float>) ssyevd_(&jobz, &uplo, &ni, a, &ni, wb, work, &lwork, iwork, &liwork, inf, 1, 1);
+        else if constexpr (std::is_same_v<T, double>) dsyevd_(&jobz, &uplo, &ni, a, &ni, wb, work, &lwork, iwork, &liwork, inf, 1, 1);
+        else if constexpr (std::is_same_v<T, complex64>) cheevd_(&jobz, &uplo, &ni, a, &ni, wb, work, &lwork, rwork, &lrwork, iwork, &liwork, inf, 1, 1);
+        else zheevd_(&jobz, &uplo, &ni, a, &ni, wb, work, &lwork, rwork, &lrwork, iwork, &liwork, inf, 1, 1);
+      };
+      call(&work_q, &rwork_q, &iwork_q);
+      if constexpr (is_complex<T>) lwork = std::max(1, static_cast<int>(work_q.real()));
+      else lwork = std::max(1, static_cast<int>(work_q));
+      lrwork = std::max(1, static_cast<int>(rwork_q));
+      liwork = std::max(1, iwork_q);
+      std::vector<T> work(static_cast<std::size_t>(lwork));
+      std::vector<Re> rwork(static_cast<std::size_t>(lrwork));
+      std::vector<int> iwork(static_cast<std::size_t>(liwork));
+      call(work.data(), rwork.data(), iwork.data());
+    }
+  }
+  return w;
+}
+
+template <class T, int N, class Space>
+array<T, 3, Space> hermitian_stack(const array<T, N, Space>& a, char uplo, const char* op) {
+  static_assert(N >= 2, "xf::linalg: needs a matrix or a stack of matrices");
+  static_assert(lapack_element<T>, "xf::linalg: float, double, complex64 or complex128 matrices");
+  if (uplo != 'L' && uplo != 'U') throw error(std::string(op) + ": uplo is 'L' or 'U', not '" + uplo + "'");
+  return column_major_stack(a, op);
+}
+
+}  // namespace detail
+
+// np.linalg.eigh(a, UPLO): eigenvalues in ascending order and orthonormal eigenvectors (as
+// columns; a column-major view) of each Hermitian matrix.
+template <expression A>
+auto eigh(const A& a_in, char uplo = 'L') {
+  using T = value_t<A>;
+  constexpr int N = rank_v<A>;
+  using Space = resolved_space_t<space_t<A>>;
+  const auto a = ::xf::detail::as_array(a_in);
+  array<T, 3, Space> cols = detail::hermitian_stack(a, uplo, "xf::linalg::eigh");
+  const index_t count = cols.shape(0), n = cols.shape(1);
+  const detail::buffer info = detail::new_info<Space>(count);
+  const auto w = detail::hermitian_eigen(cols, true, uplo, info);
+  eigh_result<T, N, Space> out{w.reshape(detail::batch_then<N - 1>(a.shape(), {n})),
+                               cols.reshape(detail::batch_then<N>(a.shape(), {n, n})).swapaxes(N - 1, N - 2)};
+  const detail::factored<T, Space> f{.info = info, .count = count};
+  detail::attach_info_check(out.eigenvalues, f, "xf::linalg::eigh", "the eigenvalue algorithm did not converge");
+  detail::attach_info_check(out.eigenvectors, f, "xf::linalg::eigh", "the eigenvalue algorithm did not converge");
+  return out;
+}
+
+// np.linalg.eigvalsh(a, UPLO): the eigenvalues only, ascending.
+template <expression A>
+auto eigvalsh(const A& a_in, char uplo = 'L') {
+  using T = value_t<A>;
+  constexpr int N = rank_v<A>;
+  using Space = resolved_space_t<space_t<A>>;
+  const auto a = ::xf::detail::as_array(a_in);
+  array<T, 3, Space> cols = detail::hermitian_stack(a, uplo, "xf::linalg::eigvalsh");
+  const index_t count = cols.shape(0), n = cols.shape(1);
+  const detail::buffer info = detail::new_info<Space>(count);
+  const auto w = detail::hermitian_eigen(cols, false, uplo, info);
+  const auto out = w.reshape(detail::batch_then<N - 1>(a.shape(), {n}));
+  detail::attach_info_check(out, detail::factored<T, Space>{.info = info, .count = count}, "xf::linalg::eigvalsh",
+                            "the eigenvalue algorithm did not converge");
+  return out;
+}
+
+}  // namespace xf::linalg

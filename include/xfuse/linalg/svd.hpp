@@ -1,0 +1,168 @@
+// xf::linalg::svd and svdvals: A = U diag(S) Vh for a matrix or a stack, on cuSOLVER's Xgesvd
+// (device arrays) and LAPACK's ?gesvd (host arrays). gesvd takes tall matrices (m >= n) on the
+// GPU, so a wide A is factored as its conjugate transpose, A^H = U' S V'^H, and A = V' S U'^H:
+// the factors come back transposed for free (see svd()). A failure to converge surfaces like the
+// solvers' errors (xf::linalg_error at the next host read, or in check()).
+#pragma once
+
+#include "factor.hpp"
+#include "matmul.hpp"
+
+namespace xf::linalg {
+
+template <class T, int N, class Space>
+struct svd_result {
+  array<T, N, Space> U;                 // (..., m, m) full, (..., m, k) reduced
+  array<real_t<T>, N - 1, Space> S;     // (..., k), descending, k = min(m, n)
+  array<T, N, Space> Vh;                // (..., n, n) full, (..., k, n) reduced
+};
+
+namespace detail {
+using namespace ::xf::detail;
+
+// SVD of each tall (m >= n) column-major matrix of `cols` (count, n, m), which it overwrites.
+// job 'A': u (count, m, m) holds U column-major; 'S': u (count, n, m); 'N': values only. vt
+// (count, n, n) holds V^H column-major unless job is 'N'. Returns S (count, n).
+template <class T, class Space>
+array<real_t<T>, 2, Space> tall_svd(array<T, 3, Space>& cols, index_t m, index_t n, char job, array<T, 3, Space>& u, array<T, 3, Space>& vt,
+                                    const buffer& info) {
+  using Re = real_t<T>;
+  const index_t count = cols.shape(0);
+  const index_t ucols = job == 'A' ? m : n;
+  array<Re, 2, Space> s(dims<2>{count, n});
+  if (job != 'N') {
+    u = array<T, 3, Space>(dims<3>{count, ucols, m});
+    vt = array<T, 3, Space>(dims<3>{count, n, n});
+  }
+  if (count == 0 || n == 0) return s;
+  const signed char jobvt = job == 'N' ? 'N' : 'A';
+  T* up = job == 'N' ? nullptr : u.data();
+  T* vp = job == 'N' ? nullptr : vt.data();
+  const index_t u_stride = job == 'N' ? 0 : ucols * m, v_stride = job == 'N' ? 0 : n * n;
+  if constexpr (std::is_same_v<Space, device>) {
+    cusolver_state& st = cusolver_for(cols.device_id());
+    constexpr cudaDataType_t t = blas_type<T>::data, ts = blas_type<Re>::data;
+    std::size_t dev_bytes = 0, host_bytes = 0;
+    check_cusolver(cusolverDnXgesvd_bufferSize(st.handle, st.params, static_cast<signed char>(job), jobvt, m, n, t, cols.data(), m, ts, s.data(),
+                                               t, up, m, t, vp, n, t, &dev_bytes, &host_bytes),
+                   "cusolverDnXgesvd_bufferSize");
+    const buffer work = allocate_device(dev_bytes > 0 ? dev_bytes : 1);
+    if (st.host_workspace.size() < host_bytes) st.host_workspace.resize(host_bytes);
+    for (index_t b = 0; b < count; ++b)
+      check_cusolver(cusolverDnXgesvd(st.handle, st.params, static_cast<signed char>(job), jobvt, m, n, t, cols.data() + b * m * n, m, ts,
+                                      s.data() + b * n, t, up ? up + b * u_stride : nullptr, m, t, vp ? vp + b * v_stride : nullptr, n, t,
+                                      work.get(), dev_bytes, st.host_workspace.data(), host_bytes, static_cast<int*>(info.get()) + b),
+                     "cusolverDnXgesvd");
+  } else {
+    const int mi = lapack_int(m, "xf::linalg::svd"), ni = lapack_int(n, "xf::linalg::svd");
+    const char jobu = job, jobv = static_cast<char>(jobvt);
+    std::vector<Re> rwork(is_complex<T> ? static_cast<std::size_t>(5 * n) : 1);
+    T dummy{};
+    for (index_t b = 0; b < count; ++b) {
+      T* a = cols.data() + b * m * n;
+      Re* sb = s.data() + b * n;
+      T* ub = up ? up + b * u_stride : &dummy;
+      T* vb = vp ? vp + b * v_stride : &dummy;
+      int* inf = static_cast<int*>(info.get()) + b;
+      lapack_with_workspace<T>([&](T* work, int lwork) {
+        if constexpr (std::is_same_v<T, float>) sgesvd_(&jobu, &jobv, &mi, &ni, a, &mi, sb, ub, &mi, vb, &ni, work, &lwork, inf, 1, 1);
+        else if constexpr (std::is_same_v<T, double>) dgesvd_(&jobu, &jobv, &mi, &ni, a, &mi, sb, ub, &mi, vb, &ni, work, &lwork, inf, 1, 1);
+        else if constexpr (std::is_same_v<T, complex64>)
+          cgesvd_(&jobu, &jobv, &mi, &ni, a, &mi, sb, ub, &mi, vb, &ni, work, &lwork, rwork.data(), inf, 1, 1);
+        else zgesvd_(&jobu, &jobv, &mi, &ni, a, &mi, sb, ub, &mi, vb, &ni, work, &lwork, rwork.data(), inf, 1, 1);
+      });
+    }
+  }
+  return s;
+}
+
+// The tall matrix that gesvd factors: A column-major when m >= n, else A^H column-major, which
+// is conj(A) in C order (for values only, A in C order: A^T has A's singular values).
+template <class T, int N, class Space>
+array<T, 3, Space> tall_stack(const array<T, N, Space>& a, bool conjugate_wide) {
+  const index_t m = a.shape(N - 2), n = a.shape(N - 1);
+  if (m >= n) return column_major_matrices(a);
+  index_t count = 1;
+  for (int i = 0; i < N - 2; ++i) count *= a.shape(i);
+  array<T, N, Space> c;
+  if constexpr (is_complex<T>) c = conjugate_wide ? array<T, N, Space>(conj(a)) : a.copy();
+  else c = a.copy();
+  return c.reshape(std::array<index_t, 3>{count, m, n});
+}
+
+template <class T, int N, class Space>
+void svd_requires(const array<T, N, Space>&) {
+  static_assert(N >= 2, "xf::linalg::svd: needs a matrix or a stack of matrices");
+  static_assert(lapack_element<T>, "xf::linalg::svd: float, double, complex64 or complex128 matrices");
+}
+
+}  // namespace detail
+
+// np.linalg.svd(a, full_matrices): U, S (descending) and Vh with a = U diag(S) Vh. U and Vh are
+// column-major views when m >= n (copies, conjugated, for complex wide matrices).
+template <expression A>
+auto svd(const A& a_in, bool full_matrices = true) {
+  using T = value_t<A>;
+  constexpr int N = rank_v<A>;
+  using Space = resolved_space_t<space_t<A>>;
+  const auto a = ::xf::detail::as_array(a_in);
+  detail::svd_requires(a);
+  const index_t m = a.shape(N - 2), n = a.shape(N - 1), k = std::min(m, n);
+  const bool tall = m >= n;
+  const index_t big = tall ? m : n;
+  array<T, 3, Space> cols = detail::tall_stack(a, true);
+  const index_t count = cols.shape(0);
+  const detail::buffer info = detail::new_info<Space>(count);
+  array<T, 3, Space> u, vt;
+  const char job = full_matrices ? 'A' : 'S';
+  const auto s = detail::tall_svd(cols, big, k, job, u, vt, info);
+  const index_t ucols = full_matrices ? big : k;
+  if (k == 0) {  // no singular values: U and V are identities (full) or empty (reduced)
+    const array<T, 2, Space> identity = eye<T>(ucols, big);
+    u = identity.reshape(std::array<index_t, 3>{1, ucols, big}).broadcast_to(std::array<index_t, 3>{count, ucols, big}).copy();
+  }
+  svd_result<T, N, Space> out;
+  out.S = s.reshape(detail::batch_then<N - 1>(a.shape(), {k}));
+  if (tall) {
+    out.U = u.reshape(detail::batch_then<N>(a.shape(), {ucols, m})).swapaxes(N - 1, N - 2);
+    out.Vh = vt.reshape(detail::batch_then<N>(a.shape(), {n, n})).swapaxes(N - 1, N - 2);
+  } else {
+    // a^H = U' S V'^H with U' in u (column-major: its C-order reading is U'^T) and V'^H in vt
+    // (C-order reading V'^H^T): U = V' = conj(vt's C-order reading), Vh = U'^H = conj(u's).
+    const auto uc = u.reshape(detail::batch_then<N>(a.shape(), {ucols, n}));
+    const auto vc = vt.reshape(detail::batch_then<N>(a.shape(), {m, m}));
+    if constexpr (is_complex<T>) {
+      out.U = conj(vc);
+      out.Vh = conj(uc);
+    } else {
+      out.U = vc;
+      out.Vh = uc;
+    }
+  }
+  const detail::factored<T, Space> f{.info = info, .count = count};
+  detail::attach_info_check(out.S, f, "xf::linalg::svd", "the SVD did not converge");
+  detail::attach_info_check(out.U, f, "xf::linalg::svd", "the SVD did not converge");
+  detail::attach_info_check(out.Vh, f, "xf::linalg::svd", "the SVD did not converge");
+  return out;
+}
+
+// np.linalg.svdvals (np.linalg.svd with compute_uv=False): the singular values, descending.
+template <expression A>
+auto svdvals(const A& a_in) {
+  using T = value_t<A>;
+  constexpr int N = rank_v<A>;
+  using Space = resolved_space_t<space_t<A>>;
+  const auto a = ::xf::detail::as_array(a_in);
+  detail::svd_requires(a);
+  const index_t m = a.shape(N - 2), n = a.shape(N - 1), k = std::min(m, n);
+  array<T, 3, Space> cols = detail::tall_stack(a, false);
+  const index_t count = cols.shape(0);
+  const detail::buffer info = detail::new_info<Space>(count);
+  array<T, 3, Space> u, vt;
+  const auto s = detail::tall_svd(cols, std::max(m, n), k, 'N', u, vt, info);
+  const auto out = s.reshape(detail::batch_then<N - 1>(a.shape(), {k}));
+  detail::attach_info_check(out, detail::factored<T, Space>{.info = info, .count = count}, "xf::linalg::svdvals", "the SVD did not converge");
+  return out;
+}
+
+}  // namespace xf::linalg
