@@ -330,6 +330,40 @@ void solve_host_cost(benchmark::State& state) {
   state.counters["raw_batched_lu_host_us"] = batched[batched.size() / 2];
 }
 
+// 1000 solves of 64 x 64 systems, one right-hand side each, against the raw cuBLAS batched
+// sequence (copies, getrfBatched, getrsBatched; pointer arrays prepared outside the timing).
+void solve_batched(benchmark::State& state) {
+  const xf::index_t count = 1000, n = 64;
+  const xf::array<float, 3> a = random_array<float>(count * n * n, -1, 1).reshape({count, n, n}) + xf::eye<float>(n) * float(n);
+  const auto b = random_array<float>(count * n, -1, 1).reshape({count, n, 1});
+  xf::array<float, 3> x;
+  const double ms = median_ms([&] { x = xf::linalg::solve(a, b); }, 11, 2);
+  const double res = xf::max(xf::abs(xf::matmul(a, x) - b)).item();
+  if (!(res <= 1e-3)) std::abort();
+  xf::array<float, 3> w({count, n, n}), rhs({count, 1, n});
+  xf::array<int, 2> piv({count, n});
+  xf::array<int, 1> info({count});
+  std::vector<std::int64_t> host_ptrs(2 * count);
+  for (xf::index_t i = 0; i < count; ++i) {
+    host_ptrs[i] = reinterpret_cast<std::int64_t>(w.data() + i * n * n);
+    host_ptrs[count + i] = reinterpret_cast<std::int64_t>(rhs.data() + i * n);
+  }
+  xf::array<std::int64_t, 1> ptrs({2 * count});
+  check(cudaMemcpy(ptrs.data(), host_ptrs.data(), host_ptrs.size() * 8, cudaMemcpyHostToDevice), "pointers");
+  float** a_array = reinterpret_cast<float**>(ptrs.data());
+  float** b_array = a_array + count;
+  const cudaStream_t s = xf::current_stream().handle();
+  const cublasHandle_t h = raw_handle();
+  int host_info = 0;
+  const double raw = median_ms([&] {
+    check(cudaMemcpyAsync(w.data(), a.data(), a.nbytes(), cudaMemcpyDeviceToDevice, s), "copy");  // (row-major: solves A^T, same work)
+    check(cudaMemcpyAsync(rhs.data(), b.data(), b.nbytes(), cudaMemcpyDeviceToDevice, s), "copy");
+    check_blas(cublasSgetrfBatched(h, 64, a_array, 64, piv.data(), info.data(), 1000), "getrfBatched");
+    check_blas(cublasSgetrsBatched(h, CUBLAS_OP_N, 64, 1, a_array, 64, piv.data(), b_array, 64, &host_info, 1000), "getrsBatched");
+  }, 11, 2);
+  report_solver<float>(state, ms, raw);
+}
+
 // QR (reduced) against the raw sequence: copy A, Xgeqrf, orgqr (Q formed in place). xfuse also
 // extracts R (one small kernel), which the raw sequence leaves out.
 void qr_case(benchmark::State& state) {
@@ -456,6 +490,7 @@ BENCHMARK(det_case<float>)->Name("det/f32")->Arg(512)->Arg(4096)->UseManualTime(
 BENCHMARK(cholesky_case<float>)->Name("cholesky/f32")->Arg(512)->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(cholesky_case<double>)->Name("cholesky/f64")->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(solve_host_cost)->Name("solve/host_cost/64x64/f32")->UseManualTime()->Iterations(1);
+BENCHMARK(solve_batched)->Name("solve/batched/1000x64x64/f32")->UseManualTime()->Iterations(1);
 BENCHMARK(qr_case)->Name("qr/f32")->Arg(512)->Arg(1024)->Arg(2048)->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(eigh_case)->Name("eigh/f32")->Arg(512)->Arg(2048)->UseManualTime()->Iterations(1);
 BENCHMARK(svd_case)->Name("svd/f32")->Arg(512)->UseManualTime()->Iterations(1);

@@ -31,6 +31,9 @@ def main(out_path):
         results[f"det/f32/{k}"] = {"ms": median_ms(lambda: cp.linalg.det(a), reps=11)}
         spd = a @ a.T
         results[f"cholesky/f32/{k}"] = {"ms": median_ms(lambda: cp.linalg.cholesky(spd), reps=11)}
+    a = (cp.random.uniform(-1, 1, (1000, 64, 64)) + 64 * cp.eye(64)).astype(cp.float32)
+    b = cp.random.uniform(-1, 1, (1000, 64, 1)).astype(cp.float32)
+    results["solve/batched/1000x64x64/f32"] = {"ms": median_ms(lambda: cp.linalg.solve(a, b), reps=11)}
     for k in (512, 4096, 6000):
         a = well_conditioned(k, cp.float32)
         results[f"inv/f32/{k}"] = {"ms": median_ms(lambda: cp.linalg.inv(a), reps=7)}

@@ -169,6 +169,41 @@ void solvers() {
   }
 }
 
+// Matrices above the device's small-matrix limit (cuBLAS batched LU up to 64): cuSOLVER's Xgetrf
+// per matrix, with solve, det and a singular matrix in the batch.
+template <class Space, class T>
+void solvers_large() {
+  const std::size_t n = 80, count = 2;
+  auto av = well_conditioned<T>(count, n);
+  const auto bv = uniform<T>(count * n, -1, 1);
+  const auto a = xf::asarray<T, Space>(av, {2, 80, 80});
+  const auto x = xf::to_host(xf::linalg::solve(a, xf::asarray<T, Space>(bv, {2, 80, 1})));
+  const double tol = solve_tolerance<T>(n);
+  for (std::size_t q = 0; q < count; ++q)
+    for (std::size_t i = 0; i < n; ++i) {
+      cd r = -as_cd(bv[q * n + i]);
+      double sc = std::abs(as_cd(bv[q * n + i]));
+      for (std::size_t p = 0; p < n; ++p) {
+        const cd t = as_cd(av[(q * n + i) * n + p]) * as_cd(x[q * n + p]);
+        r += t;
+        sc += std::abs(t);
+      }
+      REQUIRE(std::abs(r) <= tol * sc);
+    }
+  // |det| ~ 80^80 overflows float: compare slogdet, whose sign comes from the pivots.
+  const auto sl = xf::linalg::slogdet(a);
+  const auto sign = xf::to_host(sl.sign);
+  const auto logabs = xf::to_host(sl.logabsdet);
+  for (std::size_t q = 0; q < count; ++q) {
+    const auto want = ref_det(av, q * n * n, n);
+    const std::complex<long double> unit = want / std::abs(want);
+    REQUIRE(std::abs(static_cast<double>(logabs[q]) - static_cast<double>(std::log(std::abs(want)))) <= tol * 10);
+    REQUIRE(std::abs(as_cd(sign[q]) - cd(static_cast<double>(unit.real()), static_cast<double>(unit.imag()))) <= tol * 10);
+  }
+  for (std::size_t i = 0; i < n; ++i) av[n * n + i * n + 7] = T(0);  // matrix 1 singular
+  REQUIRE_THROWS_WITH(xf::to_host(xf::linalg::inv(xf::asarray<T, Space>(av, {2, 80, 80}))), XF_CONTAINS("matrix 1 of the batch"));
+}
+
 // A singular matrix in the middle of a batch, an indefinite one, and shapes that do not fit.
 template <class Space>
 void solver_errors() {

@@ -56,6 +56,11 @@ TEST_CASE("solve, inv, det, slogdet and cholesky on device arrays (cuSOLVER)", "
   solvers<xf::device, xf::complex128>();
 }
 
+TEST_CASE("solve, det and inv above the small-matrix size on device arrays", "[gpu][linalg]") {
+  solvers_large<xf::device, float>();
+  solvers_large<xf::device, xf::complex128>();
+}
+
 TEST_CASE("singular and indefinite matrices surface at the next host read, and bad shapes", "[gpu][linalg]") {
   solver_errors<xf::device>();
 }

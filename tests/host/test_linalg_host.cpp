@@ -53,6 +53,11 @@ TEST_CASE("solve, inv, det, slogdet and cholesky on host arrays (LAPACK)", "[hos
   solvers<xf::host, xf::complex128>();
 }
 
+TEST_CASE("solve, det and inv above the small-matrix size on host arrays", "[host][linalg]") {
+  solvers_large<xf::host, float>();
+  solvers_large<xf::host, xf::complex128>();
+}
+
 TEST_CASE("singular and indefinite matrices and bad shapes on host arrays", "[host][linalg]") {
   solver_errors<xf::host>();
 }

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "../reduce.hpp"
 #include "blas.hpp"
 #include "lapack.hpp"
 
@@ -108,6 +109,8 @@ template <class T, class Space>
 struct factored {
   array<T, 3, Space> cols;  // cols(b) holds matrix b transposed: column-major storage of matrix b
   array<std::int64_t, 2, Space> pivots;  // LU only; 1-based, LAPACK's convention
+  array<int, 2, Space> pivots32;          // instead, when cuBLAS's batched LU factored small matrices
+  bool batched_lu = false;
   buffer info;               // `count` ints
   index_t count = 0, n = 0;
 };
@@ -194,6 +197,49 @@ void lapack_with_workspace(const Call& call) {
   call(work.data(), lwork);
 }
 
+// Small matrices go to cuBLAS's batched LU (getrfBatched / getrsBatched: one launch for the whole
+// stack, and a third of cuSOLVER's host cost for one 64 x 64 matrix); larger ones to cuSOLVER's
+// Xgetrf per matrix.
+inline constexpr index_t batched_lu_max_n = 64;
+
+// Device pointers to the `count` matrices of a stack (base + i * stride elements), on the device,
+// as the batched routines take them. One fused kernel; no host-to-device copy.
+template <class T>
+array<std::uint64_t, 1, device> matrix_pointers(T* base, index_t count, index_t stride) {
+  const auto start = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(base));
+  return arange<std::uint64_t>(count) * static_cast<std::uint64_t>(stride * static_cast<index_t>(sizeof(T))) + start;
+}
+
+template <class T>
+void getrf_batched(cublasHandle_t h, int n, T* a, int* pivots, int* info, index_t count) {
+  const auto ptrs = matrix_pointers(a, count, static_cast<index_t>(n) * n);
+  using C = cusolver_scalar<T>;
+  C* const* arr = reinterpret_cast<C* const*>(ptrs.data());
+  const int batch = lapack_int(count, "xf::linalg: batched LU");
+  if constexpr (std::is_same_v<T, float>) check_cublas(cublasSgetrfBatched(h, n, const_cast<C**>(arr), n, pivots, info, batch), "cublasSgetrfBatched");
+  else if constexpr (std::is_same_v<T, double>) check_cublas(cublasDgetrfBatched(h, n, const_cast<C**>(arr), n, pivots, info, batch), "cublasDgetrfBatched");
+  else if constexpr (std::is_same_v<T, complex64>) check_cublas(cublasCgetrfBatched(h, n, const_cast<C**>(arr), n, pivots, info, batch), "cublasCgetrfBatched");
+  else check_cublas(cublasZgetrfBatched(h, n, const_cast<C**>(arr), n, pivots, info, batch), "cublasZgetrfBatched");
+}
+
+template <class T>
+void getrs_batched(cublasHandle_t h, int n, int nrhs, const T* a, const int* pivots, T* b, index_t count) {
+  const auto a_ptrs = matrix_pointers(const_cast<T*>(a), count, static_cast<index_t>(n) * n);
+  const auto b_ptrs = matrix_pointers(b, count, static_cast<index_t>(n) * nrhs);
+  using C = cusolver_scalar<T>;
+  const C* const* aa = reinterpret_cast<const C* const*>(a_ptrs.data());
+  C* const* bb = reinterpret_cast<C* const*>(b_ptrs.data());
+  const int batch = lapack_int(count, "xf::linalg: batched LU");
+  int arg_info = 0;  // argument errors only, reported at once on the host
+  if constexpr (std::is_same_v<T, float>)
+    check_cublas(cublasSgetrsBatched(h, CUBLAS_OP_N, n, nrhs, aa, n, pivots, bb, n, &arg_info, batch), "cublasSgetrsBatched");
+  else if constexpr (std::is_same_v<T, double>)
+    check_cublas(cublasDgetrsBatched(h, CUBLAS_OP_N, n, nrhs, aa, n, pivots, bb, n, &arg_info, batch), "cublasDgetrsBatched");
+  else if constexpr (std::is_same_v<T, complex64>)
+    check_cublas(cublasCgetrsBatched(h, CUBLAS_OP_N, n, nrhs, aa, n, pivots, bb, n, &arg_info, batch), "cublasCgetrsBatched");
+  else check_cublas(cublasZgetrsBatched(h, CUBLAS_OP_N, n, nrhs, aa, n, pivots, bb, n, &arg_info, batch), "cublasZgetrsBatched");
+}
+
 // LU-factors every matrix of the stack in place.
 template <class T, class Space>
 factored<T, Space> lu_factor(array<T, 3, Space> cols) {
@@ -202,13 +248,17 @@ factored<T, Space> lu_factor(array<T, 3, Space> cols) {
   f.count = cols.shape(0);
   f.n = cols.shape(1);
   f.cols = cols;
-  f.pivots = array<std::int64_t, 2, Space>(dims<2>{f.count, f.n});
   const index_t n = f.n;
   if constexpr (std::is_same_v<Space, device>) {
-    f.info = allocate_device(sizeof(int) * static_cast<std::size_t>(f.count > 0 ? f.count : 1));
-    XF_CUDA_CHECK(cudaMemsetAsync(f.info.get(), 0, sizeof(int) * static_cast<std::size_t>(f.count > 0 ? f.count : 1),
-                                  current_stream().handle()));
-    if (n == 0 || f.count == 0) return f;
+    f.info = new_info<device>(f.count);
+    if (n <= batched_lu_max_n) {
+      f.batched_lu = true;
+      f.pivots32 = array<int, 2, Space>(dims<2>{f.count, f.n});
+      if (n == 0 || f.count == 0) return f;
+      getrf_batched(cublas_handle(cols.device_id()), static_cast<int>(n), cols.data(), f.pivots32.data(), static_cast<int*>(f.info.get()), f.count);
+      return f;
+    }
+    f.pivots = array<std::int64_t, 2, Space>(dims<2>{f.count, f.n});
     cusolver_state& st = cusolver_for(cols.device_id());
     constexpr cudaDataType_t t = blas_type<T>::data;
     std::size_t dev_bytes = 0, host_bytes = 0;
@@ -221,6 +271,7 @@ factored<T, Space> lu_factor(array<T, 3, Space> cols) {
                                       dev_bytes, st.host_workspace.data(), host_bytes, static_cast<int*>(f.info.get()) + b),
                      "cusolverDnXgetrf");
   } else {
+    f.pivots = array<std::int64_t, 2, Space>(dims<2>{f.count, f.n});
     f.info = allocate_host(sizeof(int) * static_cast<std::size_t>(f.count > 0 ? f.count : 1));
     const int ni = static_cast<int>(n);
     std::vector<int> piv(static_cast<std::size_t>(n));
@@ -246,6 +297,11 @@ void lu_solve(const factored<T, Space>& f, array<T, 3, Space>& b_cols) {
   const index_t n = f.n, nrhs = b_cols.shape(1);
   if (n == 0 || nrhs == 0 || f.count == 0) return;
   if constexpr (std::is_same_v<Space, device>) {
+    if (f.batched_lu) {
+      getrs_batched(cublas_handle(b_cols.device_id()), static_cast<int>(n), lapack_int(nrhs, "xf::linalg::solve"), f.cols.data(), f.pivots32.data(),
+                    b_cols.data(), f.count);
+      return;
+    }
     cusolver_state& st = cusolver_for(b_cols.device_id());
     constexpr cudaDataType_t t = blas_type<T>::data;
     // getrs's own info reports bad arguments only; the factorization's is what matters.
@@ -269,6 +325,13 @@ void lu_solve(const factored<T, Space>& f, array<T, 3, Space>& b_cols) {
       else zgetrs_("N", &ni, &nr, m, &ni, piv.data(), x, &ni, &info, 1);
     }
   }
+}
+
+// The number of row interchanges of each LU factorization, (count): det's sign.
+template <class T, class Space>
+array<std::int64_t, 1, Space> row_swaps(const factored<T, Space>& f) {
+  if (f.batched_lu) return count_nonzero(f.pivots32 != arange<int>(1, static_cast<int>(f.n) + 1), 1);
+  return count_nonzero(f.pivots != arange<std::int64_t>(1, f.n + 1), 1);
 }
 
 // Cholesky-factors every matrix of the stack in place (lower triangle of each column-major matrix).

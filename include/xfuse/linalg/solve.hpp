@@ -91,7 +91,7 @@ auto det(const A& a_in) {
   const auto a = ::xf::detail::as_array(a_in);
   const auto f = detail::lu_factor(detail::column_major_stack(a, "xf::linalg::det"));
   const auto u = f.cols.diagonal(0, 1, 2);  // (count, n)
-  const auto swaps = count_nonzero(f.pivots != arange<std::int64_t>(1, f.n + 1), 1);
+  const auto swaps = detail::row_swaps(f);
   const auto d = eval(prod(u, 1) * (1 - 2 * (swaps % 2)).template astype<T>());
   return d.reshape(detail::batch_then<R - 2>(a.shape(), {}));
 }
@@ -112,7 +112,7 @@ auto slogdet(const A& a_in) {
   const auto a = ::xf::detail::as_array(a_in);
   const auto f = detail::lu_factor(detail::column_major_stack(a, "xf::linalg::slogdet"));
   const auto u = f.cols.diagonal(0, 1, 2);
-  const auto swaps = count_nonzero(f.pivots != arange<std::int64_t>(1, f.n + 1), 1);
+  const auto swaps = detail::row_swaps(f);
   const auto flip = (1 - 2 * (swaps % 2)).template astype<T>();
   const auto unit = [&] {
     if constexpr (is_complex<T>) return eval(prod(where(u == T(0), T(0), u / abs(u).template astype<T>()), 1));
