@@ -6,51 +6,58 @@ import pathlib
 import sys
 
 run = pathlib.Path(sys.argv[1])
-gb = json.loads((run / "bench_elementwise.json").read_text())
-cupy_path = run / "cupy_elementwise.json"
-cupy = json.loads(cupy_path.read_text())["results"] if cupy_path.exists() else {}
 
 
 def fmt(v, digits=3):
     return "" if v is None else f"{v:.{digits}g}"
 
 
-rows = [b for b in gb["benchmarks"] if b.get("run_type", "iteration") == "iteration"]
 base = lambda name: name.split("/iterations")[0]
 env = run / "environment.txt"
-device = env.read_text().strip().replace("\n", "; ") if env.exists() else gb["context"].get("host_name", "?")
-print(f"{device}. Copy bandwidth "
-      f"{fmt(rows[0].get('copy_GBps'), 4)} GB/s (device-to-device, read + write)\n")
-print("| case | xfuse ms | GB/s | vs copy | vs cub | vs hand-written | vs unfused | CuPy fused ms | xfuse vs CuPy |")
-print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-for b in rows:
-    name = base(b["name"])
-    if name.startswith(("sweep", "small", "ceiling")):
-        continue
-    key = "/".join(name.split("/")[:4])
-    c = cupy.get(key, {})
-    cms = c.get("fused_ms")
-    print(f"| {key} | {fmt(b['ms'])} | {fmt(b['GBps'], 4)} | {fmt(b['vs_copy'])} | {fmt(b.get('vs_cub'))} | "
-          f"{fmt(b.get('vs_hand'))} | {fmt(b.get('vs_unfused'))} | {fmt(cms)} | {fmt(cms / b['ms'] if cms else None)} |")
-print("\n| small arrays | xfuse host µs per evaluation | GPU µs | CuPy host µs |")
-print("|---|---:|---:|---:|")
-for b in rows:
-    name = base(b["name"])
-    if name.startswith("small/squared_diff"):
-        n = name.split("/")[-1]
-        c = cupy.get(f"small/squared_diff/f32/{n}", {})
-        print(f"| squared_diff, n = {n} | {fmt(b['host_us_per_eval'])} | {fmt(b['gpu_us_per_eval'])} | "
-              f"{fmt(c.get('host_us_per_eval'))} |")
-for b in rows:
-    if base(b["name"]) in ("small/overhead_parts", "small/launch_apis"):
-        parts = ", ".join(f"{k} {fmt(v)}" for k, v in b.items() if k.endswith("_us"))
-        print(f"\n{base(b['name'])} (host µs): {parts}")
-print("\n| tuning sweep | ms | vs copy |")
-print("|---|---:|---:|")
-for b in rows:
-    name = base(b["name"])
-    if name.startswith(("sweep", "ceiling")):
-        print(f"| {name} | {fmt(b['ms'])} | {fmt(b['vs_copy'])} |")
+if env.exists():
+    print(env.read_text().strip().replace("\n", "; ") + "\n")
+
+# Element-wise (bench_elementwise.json, cupy_elementwise.json), when the run has them.
+ew_path = run / "bench_elementwise.json"
+if ew_path.exists():
+    gb = json.loads(ew_path.read_text())
+    cupy_path = run / "cupy_elementwise.json"
+    cupy = json.loads(cupy_path.read_text())["results"] if cupy_path.exists() else {}
+
+
+    rows = [b for b in gb["benchmarks"] if b.get("run_type", "iteration") == "iteration"]
+    print(f"Copy bandwidth "
+          f"{fmt(rows[0].get('copy_GBps'), 4)} GB/s (device-to-device, read + write)\n")
+    print("| case | xfuse ms | GB/s | vs copy | vs cub | vs hand-written | vs unfused | CuPy fused ms | xfuse vs CuPy |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for b in rows:
+        name = base(b["name"])
+        if name.startswith(("sweep", "small", "ceiling")):
+            continue
+        key = "/".join(name.split("/")[:4])
+        c = cupy.get(key, {})
+        cms = c.get("fused_ms")
+        print(f"| {key} | {fmt(b['ms'])} | {fmt(b['GBps'], 4)} | {fmt(b['vs_copy'])} | {fmt(b.get('vs_cub'))} | "
+              f"{fmt(b.get('vs_hand'))} | {fmt(b.get('vs_unfused'))} | {fmt(cms)} | {fmt(cms / b['ms'] if cms else None)} |")
+    print("\n| small arrays | xfuse host µs per evaluation | GPU µs | CuPy host µs |")
+    print("|---|---:|---:|---:|")
+    for b in rows:
+        name = base(b["name"])
+        if name.startswith("small/squared_diff"):
+            n = name.split("/")[-1]
+            c = cupy.get(f"small/squared_diff/f32/{n}", {})
+            print(f"| squared_diff, n = {n} | {fmt(b['host_us_per_eval'])} | {fmt(b['gpu_us_per_eval'])} | "
+                  f"{fmt(c.get('host_us_per_eval'))} |")
+    for b in rows:
+        if base(b["name"]) in ("small/overhead_parts", "small/launch_apis"):
+            parts = ", ".join(f"{k} {fmt(v)}" for k, v in b.items() if k.endswith("_us"))
+            print(f"\n{base(b['name'])} (host µs): {parts}")
+    print("\n| tuning sweep | ms | vs copy |")
+    print("|---|---:|---:|")
+    for b in rows:
+        name = base(b["name"])
+        if name.startswith(("sweep", "ceiling")):
+            print(f"| {name} | {fmt(b['ms'])} | {fmt(b['vs_copy'])} |")
 
 # Reductions (bench_reduce.json, cupy_reduce.json), when the run has them.
 red_path = run / "bench_reduce.json"
