@@ -222,6 +222,114 @@ void matmul_conjugate() {
   require_product(xf::to_host(xf::matmul(r, xf::conj(q.T()))), want, scale, k, "R @ conj(Q.T())");
 }
 
+// alpha * matmul(a, b) + beta * c as one GEMM (new result, in place through assign and +=, the
+// addend broadcast or larger than the product), a product inside element-wise expressions, and
+// destinations that overlap an operand (evaluated first, then copied).
+template <class Space, class T>
+void matmul_alpha_beta() {
+  const xf::index_t m = 9, k = 7, n = 5;
+  const auto um = static_cast<std::size_t>(m), uk = static_cast<std::size_t>(k), un = static_cast<std::size_t>(n);
+  const auto av = uniform<T>(um * uk, -1, 1), bv = uniform<T>(uk * un, -1, 1), cv = uniform<T>(um * un, -1, 1);
+  const auto biasv = uniform<T>(un, -1, 1);
+  const auto a = xf::asarray<T, Space>(av, {m, k});
+  const auto b = xf::asarray<T, Space>(bv, {k, n});
+  const auto c = xf::asarray<T, Space>(cv, {m, n});
+  const auto bias = xf::asarray<T, Space>(biasv, {n});
+  std::vector<cd> ab;
+  std::vector<double> ab_scale;
+  ref_matmul(av, bv, um, uk, un, ab, ab_scale);
+  // want = alpha * ab + beta * addend(i, j); scale grows by |beta * addend|.
+  const auto expect = [&](cd alpha, cd beta, auto addend, std::vector<cd>& want, std::vector<double>& scale) {
+    want.resize(um * un);
+    scale.resize(um * un);
+    for (std::size_t i = 0; i < um; ++i)
+      for (std::size_t j = 0; j < un; ++j) {
+        const cd x = addend(i, j);
+        want[i * un + j] = alpha * ab[i * un + j] + beta * x;
+        scale[i * un + j] = std::abs(alpha) * ab_scale[i * un + j] + 2 * std::abs(beta * x);
+      }
+  };
+  const auto c_at = [&](std::size_t i, std::size_t j) { return as_cd(cv[i * un + j]); };
+  const auto bias_at = [&](std::size_t, std::size_t j) { return as_cd(biasv[j]); };
+  const std::string name = xf::dtype_name<T>;
+  std::vector<cd> want;
+  std::vector<double> scale;
+
+  // These forms are GEMM products (not element-wise nodes over a product).
+  STATIC_REQUIRE(xf::detail::is_matmul_expr<decltype(T(2) * xf::matmul(a, b) + c * T(0.5))>);
+  STATIC_REQUIRE(xf::detail::is_matmul_expr<decltype(c - xf::matmul(a, b) * T(3))>);
+  STATIC_REQUIRE(xf::detail::is_matmul_expr<decltype(-xf::matmul(a, b) + T(4) * c)>);
+  STATIC_REQUIRE(xf::detail::is_matmul_expr<decltype(c + xf::matmul(a, b))>);
+  STATIC_REQUIRE(!xf::detail::is_matmul_expr<decltype(xf::matmul(a, b) + xf::matmul(a, b))>);
+  const xf::array<T, 2, Space> d = T(2) * xf::matmul(a, b) + c * T(0.5);
+  expect(2, 0.5, c_at, want, scale);
+  require_product(xf::to_host(d), want, scale, uk, name + " 2 * (a @ b) + c * 0.5");
+  require_product(xf::to_host(xf::eval(c - xf::matmul(a, b) * T(3))), (expect(-3, 1, c_at, want, scale), want), scale, uk,
+                  name + " c - (a @ b) * 3");
+  require_product(xf::to_host(xf::matmul(a, b) + bias), (expect(1, 1, bias_at, want, scale), want), scale, uk,
+                  name + " (a @ b) + bias, the bias broadcast");
+
+  // In place: += and assign write c's own memory through GEMM's beta.
+  xf::array<T, 2, Space> acc = c.copy();
+  const T* before = acc.data();
+  acc += xf::matmul(a, b);
+  REQUIRE(acc.data() == before);
+  require_product(xf::to_host(acc), (expect(1, 1, c_at, want, scale), want), scale, uk, name + " c += a @ b");
+  acc.assign(c);
+  acc -= T(2) * xf::matmul(a, b);
+  require_product(xf::to_host(acc), (expect(-2, 1, c_at, want, scale), want), scale, uk, name + " c -= 2 * (a @ b)");
+  acc.assign(-xf::matmul(a, b) + T(4) * c);
+  require_product(xf::to_host(acc), (expect(-1, 4, c_at, want, scale), want), scale, uk, name + " assign -(a @ b) + 4 * c");
+
+  // A product held in a variable runs once and reads the same values in every use; inside an
+  // element-wise expression it is one leaf.
+  const auto p = xf::matmul(a, b);
+  const xf::array<T, 2, Space> twice = p + p;
+  require_product(xf::to_host(twice), (expect(2, 0, c_at, want, scale), want), scale, uk, name + " p + p");
+  require_product(xf::to_host(p), (expect(1, 0, c_at, want, scale), want), scale, uk, name + " p");
+
+  // The addend makes the result larger than the product: (1, n) product, (m, n) addend.
+  const auto row = xf::asarray<T, Space>(std::vector<T>(av.begin(), av.begin() + static_cast<std::ptrdiff_t>(uk)), {1, k});
+  const xf::array<T, 2, Space> wide = xf::matmul(row, b) + c;
+  REQUIRE(wide.shape() == xf::dims<2>{m, n});
+  expect(1, 1, c_at, want, scale);
+  for (std::size_t i = 0; i < um; ++i)
+    for (std::size_t j = 0; j < un; ++j) {
+      want[i * un + j] = ab[j] + c_at(i, j);
+      scale[i * un + j] = ab_scale[j] + 2 * std::abs(c_at(i, j));
+    }
+  require_product(xf::to_host(wide), want, scale, uk, name + " (1, n) product + (m, n) addend");
+
+  // A destination that is also an operand: square matrices, q.assign(q @ b2 + q).
+  const auto qv = uniform<T>(un * un, -1, 1), b2v = uniform<T>(un * un, -1, 1);
+  xf::array<T, 2, Space> q = xf::asarray<T, Space>(qv, {n, n});
+  const auto b2 = xf::asarray<T, Space>(b2v, {n, n});
+  q.assign(xf::matmul(q, b2) + q);
+  std::vector<cd> qq;
+  std::vector<double> qs;
+  ref_matmul(qv, b2v, un, un, un, qq, qs);
+  for (std::size_t i = 0; i < qq.size(); ++i) qq[i] += as_cd(qv[i]), qs[i] += 2 * std::abs(as_cd(qv[i]));
+  require_product(xf::to_host(q), qq, qs, un, name + " q = q @ b + q, q an operand");
+
+  // A batch: (3, m, k) @ (k, n) * 2 + (3, m, n), one strided-batched GEMM with beta.
+  const auto a3v = uniform<T>(3 * um * uk, -1, 1), c3v = uniform<T>(3 * um * un, -1, 1);
+  const auto a3 = xf::asarray<T, Space>(a3v, {3, m, k});
+  const auto c3 = xf::asarray<T, Space>(c3v, {3, m, n});
+  const xf::array<T, 3, Space> d3 = xf::matmul(a3, b) * T(2) + c3;
+  const auto d3h = xf::to_host(d3);
+  for (std::size_t q3 = 0; q3 < 3; ++q3) {
+    ref_matmul(std::vector<T>(a3v.begin() + static_cast<std::ptrdiff_t>(q3 * um * uk), a3v.begin() + static_cast<std::ptrdiff_t>((q3 + 1) * um * uk)),
+               bv, um, uk, un, want, scale);
+    std::vector<T> got(d3h.begin() + static_cast<std::ptrdiff_t>(q3 * um * un), d3h.begin() + static_cast<std::ptrdiff_t>((q3 + 1) * um * un));
+    for (std::size_t i = 0; i < want.size(); ++i) {
+      const cd x = as_cd(c3v[q3 * um * un + i]);
+      want[i] = 2.0 * want[i] + x;
+      scale[i] = 2 * scale[i] + 2 * std::abs(x);
+    }
+    require_product(got, want, scale, uk, name + " batched 2 * (a3 @ b) + c3");
+  }
+}
+
 template <class Space>
 void products_and_mixed_types() {
   const auto av = uniform<double>(60, -1, 1), bv = uniform<double>(60, -1, 1);

@@ -19,6 +19,13 @@ TEST_CASE("matmul on device arrays: batches, 1-D operands, empty and bad shapes"
   matmul_rules<xf::device, xf::half>();
 }
 
+TEST_CASE("alpha * matmul + beta * c as one GEMM on device arrays", "[gpu][linalg]") {
+  matmul_alpha_beta<xf::device, float>();
+  matmul_alpha_beta<xf::device, double>();
+  matmul_alpha_beta<xf::device, xf::complex64>();
+  matmul_alpha_beta<xf::device, xf::complex128>();
+}
+
 TEST_CASE("dot, vdot, inner, outer, trace and mixed types on device arrays", "[gpu][linalg]") {
   products_and_mixed_types<xf::device>();
 }

@@ -17,6 +17,13 @@ TEST_CASE("matmul on host arrays: batches, 1-D operands, empty and bad shapes", 
   matmul_rules<xf::host, xf::complex128>();
 }
 
+TEST_CASE("alpha * matmul + beta * c as one GEMM on host arrays", "[host][linalg]") {
+  matmul_alpha_beta<xf::host, float>();
+  matmul_alpha_beta<xf::host, double>();
+  matmul_alpha_beta<xf::host, xf::complex64>();
+  matmul_alpha_beta<xf::host, xf::complex128>();
+}
+
 TEST_CASE("dot, vdot, inner, outer, trace and mixed types on host arrays", "[host][linalg]") {
   products_and_mixed_types<xf::host>();
 }

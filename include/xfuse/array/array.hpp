@@ -49,6 +49,12 @@ inline constexpr bool same_kind_castable = kind_rank<From>() <= kind_rank<To>();
 template <class Space>
 inline constexpr bool is_space = std::is_same_v<Space, device> || std::is_same_v<Space, host>;
 
+// An expression whose value a library call makes into an array of its own (xf::matmul's lazy
+// product): materialising it runs that call into the new array, not a copy kernel, and assigning
+// it may let the call write straight into the destination (GEMM's beta).
+template <class E>
+concept deferred = requires(const E& e) { e.xf_materialize(); };
+
 }  // namespace detail
 
 template <element V, int R, class Space>
@@ -92,8 +98,12 @@ class array {
   array(const E& e) {  // NOLINT: implicit, like `z = x + y` in NumPy
     check_convertible<E>();
     static_assert(rank_v<E> == R, "xf::array: the expression's rank differs from the array's");
-    *this = array(e.shape());
-    detail::evaluate_into(*this, e, "xf::array");
+    if constexpr (detail::deferred<E> && std::is_same_v<value_t<E>, V>) {
+      *this = e.xf_materialize();
+    } else {
+      *this = array(e.shape());
+      detail::evaluate_into(*this, e, "xf::array");
+    }
   }
 
   array(const array&) = default;
@@ -125,24 +135,28 @@ class array {
     if constexpr (expression<E>) {
       check_convertible<E>();
       static_assert(rank_v<E> <= R, "xf::array::assign: the right side has a higher rank than the array");
-      detail::assign_into(*this, e, "xf::array::assign");
+      if constexpr (detail::deferred<E> && std::is_same_v<value_t<E>, V>) e.xf_assign_into(*this);
+      else detail::assign_into(*this, e, "xf::array::assign");
     } else {
       detail::assign_into(*this, detail::scalar_node<E>(e), "xf::array::assign");
     }
     return *this;
   }
 
-#define XF_COMPOUND(SYMBOL, OP)                                            \
+  // `c += xf::matmul(a, b)` goes through the product's own operator+, which makes it one GEMM
+  // with beta = 1 into c's memory.
+#define XF_COMPOUND(SYMBOL, BINARY, OP)                                    \
   template <class E>                                                       \
     requires operand<E>                                                    \
   const array& operator SYMBOL(const E& e) const {                         \
+    if constexpr (detail::deferred<E>) return assign(*this BINARY e);      \
     detail::assign_into(*this, detail::make_node(detail::ops::OP{}, *this, e), "xf::array::operator" #SYMBOL); \
     return *this;                                                          \
   }
-  XF_COMPOUND(+=, add)
-  XF_COMPOUND(-=, subtract)
-  XF_COMPOUND(*=, multiply)
-  XF_COMPOUND(/=, divide)
+  XF_COMPOUND(+=, +, add)
+  XF_COMPOUND(-=, -, subtract)
+  XF_COMPOUND(*=, *, multiply)
+  XF_COMPOUND(/=, /, divide)
 #undef XF_COMPOUND
 
   // ---------------------------------------------------------------- properties

@@ -190,6 +190,13 @@ std::vector<T> to_host(const array<T, R, Space>& a) {
   }
 }
 
+// An expression's values in C order (it is evaluated first, like cp.asnumpy of an expression).
+template <expression E>
+  requires(!requires(const E& e) { e.buffer(); })
+auto to_host(const E& e) {
+  return to_host(eval(e));
+}
+
 // A device array's values in a new host array (like cupy_array.get()); waits for the stream.
 template <element T, int R>
 array<T, R, host> get(const array<T, R, device>& a) {

@@ -127,14 +127,15 @@ struct blas_operand {
   bool conjugate = false;
 };
 
-// C = A B for `count` products at the given batch strides (elements): A is m x k, B is k x n,
-// C is m x n, row-major with leading dimension n. cuBLAS is column-major: it computes
+// C = alpha A B + beta C for `count` products at the given batch strides (elements): A is m x k,
+// B is k x n, C is m x n, row-major with leading dimension n. cuBLAS is column-major: it computes
 // C^T = B^T A^T, where a row-major matrix is its column-major transpose, so no data moves.
 template <class T>
 void gemm_device(int dev, index_t m, index_t n, index_t k, const blas_operand& a, index_t stride_a, const blas_operand& b,
-                 index_t stride_b, T* c, index_t stride_c, index_t count, bool tf32) {
+                 index_t stride_b, T* c, index_t stride_c, index_t count, bool tf32, typename blas_type<T>::scalar alpha_value,
+                 typename blas_type<T>::scalar beta_value) {
   using S = typename blas_type<T>::scalar;
-  const S one = S(1), zero = S(0);
+  const S alpha_s = alpha_value, beta_s = beta_value;
   cublasComputeType_t compute = blas_type<T>::compute;
   if (tf32 && (std::is_same_v<T, float> || std::is_same_v<T, complex64>)) compute = CUBLAS_COMPUTE_32F_FAST_TF32;
   const cublasHandle_t h = cublas_handle(dev);
@@ -149,8 +150,8 @@ void gemm_device(int dev, index_t m, index_t n, index_t k, const blas_operand& a
       const B* pa = static_cast<const B*>(a.ptr);
       const B* pb = static_cast<const B*>(b.ptr);
       B* pc = reinterpret_cast<B*>(c);
-      const B* alpha = reinterpret_cast<const B*>(&one);
-      const B* beta = reinterpret_cast<const B*>(&zero);
+      const B* alpha = reinterpret_cast<const B*>(&alpha_s);
+      const B* beta = reinterpret_cast<const B*>(&beta_s);
       // The 32-bit API where every size fits (1-2 us less host time a call than the _64 one).
       constexpr index_t most = 2147483647;
       const bool fits = n <= most && m <= most && k <= most && a.ld <= most && b.ld <= most && count <= most;
@@ -181,12 +182,12 @@ void gemm_device(int dev, index_t m, index_t n, index_t k, const blas_operand& a
   }
   constexpr cudaDataType_t t = blas_type<T>::data;
   if (count == 1) {
-    check_cublas(cublasGemmEx_64(h, op_b, op_a, n64, m64, k64, &one, b.ptr, t, b.ld, a.ptr, t, a.ld, &zero, c, t, n64, compute,
+    check_cublas(cublasGemmEx_64(h, op_b, op_a, n64, m64, k64, &alpha_s, b.ptr, t, b.ld, a.ptr, t, a.ld, &beta_s, c, t, n64, compute,
                                  CUBLAS_GEMM_DEFAULT),
                  "cublasGemmEx_64");
   } else {
-    check_cublas(cublasGemmStridedBatchedEx_64(h, op_b, op_a, n64, m64, k64, &one, b.ptr, t, b.ld, stride_b, a.ptr, t, a.ld, stride_a,
-                                               &zero, c, t, n64, stride_c, static_cast<int64_t>(count), compute, CUBLAS_GEMM_DEFAULT),
+    check_cublas(cublasGemmStridedBatchedEx_64(h, op_b, op_a, n64, m64, k64, &alpha_s, b.ptr, t, b.ld, stride_b, a.ptr, t, a.ld, stride_a,
+                                               &beta_s, c, t, n64, stride_c, static_cast<int64_t>(count), compute, CUBLAS_GEMM_DEFAULT),
                  "cublasGemmStridedBatchedEx_64");
   }
 }
@@ -194,7 +195,7 @@ void gemm_device(int dev, index_t m, index_t n, index_t k, const blas_operand& a
 // The same on the host with CBLAS (row-major, so the flags apply as written), a product per batch.
 template <class T>
 void gemm_host(index_t m, index_t n, index_t k, const blas_operand& a, index_t stride_a, const blas_operand& b,
-               index_t stride_b, T* c, index_t stride_c, index_t count) {
+               index_t stride_b, T* c, index_t stride_c, index_t count, T alpha, T beta) {
   constexpr index_t most = 2147483647;
   if (m > most || n > most || k > most || a.ld > most || b.ld > most)
     throw shape_error("xf::matmul: host BLAS takes 32-bit sizes; got m " + std::to_string(m) + ", n " + std::to_string(n) +
@@ -208,16 +209,14 @@ void gemm_host(index_t m, index_t n, index_t k, const blas_operand& a, index_t s
     const T* pb = static_cast<const T*>(b.ptr) + i * stride_b;
     T* pc = c + i * stride_c;
     if constexpr (std::is_same_v<T, float>) {
-      cblas_sgemm(CblasRowMajor, ta, tb, M, N, K, 1.0f, pa, lda, pb, ldb, 0.0f, pc, N);
+      cblas_sgemm(CblasRowMajor, ta, tb, M, N, K, alpha, pa, lda, pb, ldb, beta, pc, N);
     } else if constexpr (std::is_same_v<T, double>) {
-      cblas_dgemm(CblasRowMajor, ta, tb, M, N, K, 1.0, pa, lda, pb, ldb, 0.0, pc, N);
+      cblas_dgemm(CblasRowMajor, ta, tb, M, N, K, alpha, pa, lda, pb, ldb, beta, pc, N);
     } else if constexpr (std::is_same_v<T, complex64>) {
-      const complex64 one(1), zero(0);
-      cblas_cgemm(CblasRowMajor, ta, tb, M, N, K, &one, pa, lda, pb, ldb, &zero, pc, N);
+      cblas_cgemm(CblasRowMajor, ta, tb, M, N, K, &alpha, pa, lda, pb, ldb, &beta, pc, N);
     } else {
       static_assert(std::is_same_v<T, complex128>, "gemm_host: float, double, complex64 or complex128");
-      const complex128 one(1), zero(0);
-      cblas_zgemm(CblasRowMajor, ta, tb, M, N, K, &one, pa, lda, pb, ldb, &zero, pc, N);
+      cblas_zgemm(CblasRowMajor, ta, tb, M, N, K, &alpha, pa, lda, pb, ldb, &beta, pc, N);
     }
   }
 }

@@ -36,7 +36,7 @@ auto dot(const A& a_in, const B& b_in) {
     detail::require_same_length("xf::dot", a, a.size(), b, b.size());
     return sum(a * b);
   } else if constexpr (RB <= 2) {
-    return matmul(a, b);
+    return eval(matmul(a, b));
   } else {
     const index_t k = a.shape(RA - 1);
     detail::require_same_length("xf::dot", a, k, b, b.shape(RB - 2));
@@ -46,7 +46,7 @@ auto dot(const A& a_in, const B& b_in) {
     for (int i = 0; i < RB - 2; ++i) perm[static_cast<std::size_t>(i) + 1] = i;
     perm[RB - 1] = RB - 1;
     const auto b2 = b.transpose(perm).copy().reshape(std::array<index_t, 2>{k, -1});
-    const auto c = matmul(a.reshape(std::array<index_t, 2>{-1, k}), b2);
+    const auto c = eval(matmul(a.reshape(std::array<index_t, 2>{-1, k}), b2));
     std::array<index_t, RA - 1 + RB - 1> shape{};
     for (int i = 0; i < RA - 1; ++i) shape[static_cast<std::size_t>(i)] = a.shape(i);
     for (int i = 0; i < RB - 2; ++i) shape[static_cast<std::size_t>(RA - 1 + i)] = b.shape(i);
@@ -77,7 +77,7 @@ auto inner(const A& a_in, const B& b_in) {
     const auto b = detail::as_array(b_in);
     const index_t k = a.shape(RA - 1);
     detail::require_same_length("xf::inner", a, k, b, b.shape(RB - 1));
-    const auto c = matmul(a.reshape(std::array<index_t, 2>{-1, k}), b.reshape(std::array<index_t, 2>{-1, k}).T());
+    const auto c = eval(matmul(a.reshape(std::array<index_t, 2>{-1, k}), b.reshape(std::array<index_t, 2>{-1, k}).T()));
     std::array<index_t, RA - 1 + RB - 1> shape{};
     for (int i = 0; i < RA - 1; ++i) shape[static_cast<std::size_t>(i)] = a.shape(i);
     for (int i = 0; i < RB - 1; ++i) shape[static_cast<std::size_t>(RA - 1 + i)] = b.shape(i);

@@ -1,0 +1,269 @@
+// The lazy matrix product that xf::matmul returns: alpha * (a @ b), optionally + beta * c, run as
+// one BLAS call (GEMM's alpha and beta) the first time its value is needed, then kept.
+//
+//   xf::array<float, 2> d = 2.0f * xf::matmul(a, b) + 0.5f * c;  // c copied into d, one GEMM (beta = 0.5)
+//   c += xf::matmul(a, b);                                       // one GEMM into c's memory (beta = 1)
+//   c.assign(xf::matmul(a, b) - c);                              // the same, beta = -1
+//
+// A product is an expression like any other: inside a larger expression (`xf::matmul(a, b) + 1`,
+// `xf::sum(xf::matmul(a, b))`) it is evaluated once into a temporary, which the element-wise kernel
+// then reads. Its operands are taken when the product is created (expressions among them are
+// evaluated then); the product runs when it is first used and keeps its result, so a product
+// held in `auto p = xf::matmul(a, b)` runs once however often it is read.
+#pragma once
+
+#include <concepts>
+#include <memory>
+
+#include "gemm.hpp"
+
+namespace xf {
+
+template <class T, int RA, int RB, class Space, bool WithC = false>
+class matmul_expr {
+ public:
+  using xf_expression_tag = void;
+  using value_type = T;
+  using space = Space;
+  static constexpr int rank = detail::matmul_rank(RA, RB);
+  static constexpr int leaf_count = 1;
+  using result_type = array<T, rank, Space>;
+  using scalar_type = compute_t<T>;  // GEMM's alpha and beta: float for 16-bit floats
+
+  matmul_expr(array<T, RA, Space> a, array<T, RB, Space> b, const matmul_options& opt, bool conj_a, bool conj_b)
+      : a_(std::move(a)), b_(std::move(b)), opt_(opt), conj_a_(conj_a), conj_b_(conj_b), plan_(detail::plan_matmul(a_, b_)),
+        shape_(plan_.out), state_(std::make_shared<state>()) {}
+
+  const dims<rank>& shape() const noexcept { return shape_; }
+  index_t shape(int axis) const {
+    const int a = axis < 0 ? axis + rank : axis;
+    if (a < 0 || a >= rank) throw shape_error("xf::matmul: axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
+    return shape_[static_cast<std::size_t>(a)];
+  }
+  index_t size() const noexcept { return detail::product(shape_); }
+  static constexpr int ndim() noexcept { return rank; }
+
+  // The values: the BLAS call runs the first time (on the operands' device, on its current
+  // stream, asynchronously), and every later use reads the same array.
+  const result_type& eval() const {
+    if (!state_->done) {
+      state_->value = compute();
+      state_->done = true;
+    }
+    return state_->value;
+  }
+  operator result_type() const { return eval(); }  // NOLINT: implicit, like an array
+  T item() const { return eval().item(); }
+  template <std::integral... I>
+    requires(sizeof...(I) == rank && std::is_same_v<Space, host>)
+  T& at(I... i) const {
+    return eval().at(i...);
+  }
+  array<T, rank, host> get() const
+    requires std::is_same_v<Space, device>
+  {
+    return eval().get();
+  }
+
+  // Expression protocol: inside a larger expression the product is one leaf, its result.
+  auto leaves() const { return eval().leaves(); }
+  template <int First>
+  detail::slot<First, T> evaluator() const {
+    return {};
+  }
+
+  // What xf::array does with a product (array.hpp's `deferred`): take its result, or write it
+  // straight into an existing array when BLAS can (C-contiguous, not overlapping the operands),
+  // with the addend as GEMM's beta term.
+  result_type xf_materialize() const { return eval(); }
+  template <int RD>
+  void xf_assign_into(const array<T, RD, Space>& dst) const {
+    if constexpr (RD == rank) {
+      if (!state_->done && writable_in_place(dst)) {
+        [[maybe_unused]] const auto on_device = guard();
+        if constexpr (WithC) {
+          if (!same_view(c_, dst)) dst.assign(c_);
+          run_into(dst, beta_);
+        } else {
+          run_into(dst, scalar_type(0));
+        }
+        return;
+      }
+    }
+    detail::assign_into(dst, eval(), "xf::array::assign");
+  }
+
+  // s * (a @ b) [+ beta * c]: a new product (it never shares a result with this one).
+  matmul_expr scaled(scalar_type s) const {
+    matmul_expr r = *this;
+    r.state_ = std::make_shared<state>();
+    r.alpha_ *= s;
+    r.beta_ *= s;
+    return r;
+  }
+  // alpha * (a @ b) + beta * c, c broadcasting against the product.
+  template <int RC>
+    requires(!WithC && RC <= rank)
+  matmul_expr<T, RA, RB, Space, true> plus(const array<T, RC, Space>& c, scalar_type beta) const {
+    matmul_expr<T, RA, RB, Space, true> r(a_, b_, opt_, conj_a_, conj_b_);
+    r.alpha_ = alpha_;
+    r.beta_ = beta;
+    std::array<index_t, rank> shape{};  // c's shape with leading 1s: a view, no copy
+    for (int i = 0; i < rank; ++i) {
+      const int j = i - (rank - RC);
+      shape[static_cast<std::size_t>(i)] = j >= 0 ? c.shape(j) : 1;
+    }
+    r.c_ = c.reshape(shape);
+    r.shape_ = detail::broadcast_shapes(r.shape_, shape, "xf::matmul(a, b) + c");
+    return r;
+  }
+
+ private:
+  template <class, int, int, class, bool>
+  friend class matmul_expr;
+
+  struct state {
+    result_type value;
+    bool done = false;
+  };
+
+  auto guard() const {
+    struct no_guard {};
+    if constexpr (std::is_same_v<Space, device>) return device_guard(a_.device_id());
+    else return no_guard{};
+  }
+
+  void run_into(const result_type& c, scalar_type beta) const {
+    detail::matmul_into(a_, b_, plan_, opt_, conj_a_, conj_b_, alpha_, beta, c);
+  }
+
+  result_type compute() const {
+    [[maybe_unused]] const auto on_device = guard();
+    if constexpr (WithC) {
+      if (shape_ != plan_.out) {  // c makes the result larger than the product: add it after
+        result_type p(plan_.out);
+        run_into(p, scalar_type(0));
+        return result_type(p + c_ * beta_);
+      }
+    }
+    result_type c(shape_);
+    if constexpr (WithC) {
+      c.assign(c_);
+      run_into(c, beta_);
+    } else {
+      run_into(c, scalar_type(0));
+    }
+    return c;
+  }
+
+  bool writable_in_place(const array<T, rank, Space>& dst) const {
+    if (dst.shape() != shape_ || shape_ != plan_.out || !dst.is_contiguous()) return false;
+    if (dst.buffer().get() == a_.buffer().get() || dst.buffer().get() == b_.buffer().get()) return false;
+    if constexpr (std::is_same_v<Space, device>) return dst.device_id() == a_.device_id();
+    return true;
+  }
+  static bool same_view(const array<T, rank, Space>& x, const array<T, rank, Space>& y) {
+    return x.data() == y.data() && x.shape() == y.shape() && x.strides() == y.strides();
+  }
+
+  array<T, RA, Space> a_;
+  array<T, RB, Space> b_;
+  matmul_options opt_;
+  bool conj_a_, conj_b_;
+  detail::matmul_shapes<RA, RB> plan_;
+  dims<rank> shape_;
+  scalar_type alpha_ = scalar_type(1), beta_ = scalar_type(0);
+  array<T, rank, Space> c_;  // the addend, as a view of rank `rank` (WithC)
+  std::shared_ptr<state> state_;
+};
+
+namespace detail {
+
+template <class P>
+inline constexpr bool is_matmul_expr = false;
+template <class T, int RA, int RB, class S, bool W>
+inline constexpr bool is_matmul_expr<matmul_expr<T, RA, RB, S, W>> = true;
+
+// A C++ scalar that scales a product of T without changing its element type (NEP 50).
+template <class S, class T>
+concept product_scale = weak_scalar<S> && std::is_same_v<promote_weak_t<T, S>, T>;
+
+// What GEMM can take as its beta * C term: c, s * c or c * s, c an array of the product's type.
+template <class X, class T, class Space>
+struct gemm_addend {
+  static constexpr bool ok = false;
+  static constexpr int rank = 0;
+};
+template <class T, int R, class Space>
+struct gemm_addend<array<T, R, Space>, T, Space> {
+  static constexpr bool ok = true;
+  static constexpr int rank = R;
+  static const array<T, R, Space>& c(const array<T, R, Space>& x) { return x; }
+  static compute_t<T> beta(const array<T, R, Space>&) { return compute_t<T>(1); }
+};
+template <class S, class T, int R, class Space>
+struct gemm_addend<node<ops::multiply, scalar_node<S>, array<T, R, Space>>, T, Space> {
+  using X = node<ops::multiply, scalar_node<S>, array<T, R, Space>>;
+  static constexpr bool ok = product_scale<S, T>;
+  static constexpr int rank = R;
+  static const array<T, R, Space>& c(const X& x) { return get<1>(x.children()); }
+  static compute_t<T> beta(const X& x) { return static_cast<compute_t<T>>(get<0>(x.children()).value()); }
+};
+template <class S, class T, int R, class Space>
+struct gemm_addend<node<ops::multiply, array<T, R, Space>, scalar_node<S>>, T, Space> {
+  using X = node<ops::multiply, array<T, R, Space>, scalar_node<S>>;
+  static constexpr bool ok = product_scale<S, T>;
+  static constexpr int rank = R;
+  static const array<T, R, Space>& c(const X& x) { return get<0>(x.children()); }
+  static compute_t<T> beta(const X& x) { return static_cast<compute_t<T>>(get<1>(x.children()).value()); }
+};
+
+template <class X, class T, class Space, int R>
+concept addend_of = gemm_addend<X, T, Space>::ok && gemm_addend<X, T, Space>::rank <= R;
+
+}  // namespace detail
+
+// ---------------------------------------------------------------- GEMM's alpha and beta
+template <class S, class T, int RA, int RB, class Sp, bool W>
+  requires detail::product_scale<S, T>
+auto operator*(const S& s, const matmul_expr<T, RA, RB, Sp, W>& p) {
+  return p.scaled(static_cast<compute_t<T>>(s));
+}
+template <class S, class T, int RA, int RB, class Sp, bool W>
+  requires detail::product_scale<S, T>
+auto operator*(const matmul_expr<T, RA, RB, Sp, W>& p, const S& s) {
+  return p.scaled(static_cast<compute_t<T>>(s));
+}
+template <class T, int RA, int RB, class Sp, bool W>
+auto operator-(const matmul_expr<T, RA, RB, Sp, W>& p) {
+  return p.scaled(compute_t<T>(-1));
+}
+
+#define XF_GEMM_ADDEND(X) detail::addend_of<X, T, Sp, detail::matmul_rank(RA, RB)>
+template <class T, int RA, int RB, class Sp, class X>
+  requires XF_GEMM_ADDEND(X)
+auto operator+(const matmul_expr<T, RA, RB, Sp>& p, const X& x) {
+  using A = detail::gemm_addend<X, T, Sp>;
+  return p.plus(A::c(x), A::beta(x));
+}
+template <class T, int RA, int RB, class Sp, class X>
+  requires XF_GEMM_ADDEND(X)
+auto operator+(const X& x, const matmul_expr<T, RA, RB, Sp>& p) {
+  using A = detail::gemm_addend<X, T, Sp>;
+  return p.plus(A::c(x), A::beta(x));
+}
+template <class T, int RA, int RB, class Sp, class X>
+  requires XF_GEMM_ADDEND(X)
+auto operator-(const matmul_expr<T, RA, RB, Sp>& p, const X& x) {
+  using A = detail::gemm_addend<X, T, Sp>;
+  return p.plus(A::c(x), -A::beta(x));
+}
+template <class T, int RA, int RB, class Sp, class X>
+  requires XF_GEMM_ADDEND(X)
+auto operator-(const X& x, const matmul_expr<T, RA, RB, Sp>& p) {
+  using A = detail::gemm_addend<X, T, Sp>;
+  return p.scaled(compute_t<T>(-1)).plus(A::c(x), A::beta(x));
+}
+#undef XF_GEMM_ADDEND
+
+}  // namespace xf
