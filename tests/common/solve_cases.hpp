@@ -204,6 +204,47 @@ void solvers_large() {
   REQUIRE_THROWS_WITH(xf::to_host(xf::linalg::inv(xf::asarray<T, Space>(av, {2, 80, 80}))), XF_CONTAINS("matrix 1 of the batch"));
 }
 
+// Systems that need row exchanges at every step (well-conditioned matrices with their rows
+// reversed), orders 1 to 64 (the device's one-launch solver covers up to 64) and 65 (cuSOLVER),
+// one right-hand side vector shared by the batch and blocks of several: residuals and inverses.
+template <class Space, class T>
+void solvers_pivoting() {
+  for (const std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{17}, std::size_t{64}, std::size_t{65}}) {
+    const std::size_t count = 4, k = 3;
+    auto av = well_conditioned<T>(count, n);
+    for (std::size_t q = 0; q < count; ++q)
+      for (std::size_t i = 0; i < n / 2; ++i)
+        for (std::size_t j = 0; j < n; ++j) std::swap(av[(q * n + i) * n + j], av[(q * n + n - 1 - i) * n + j]);
+    const auto bv = uniform<T>(count * n * k, -1, 1);
+    const auto ni = static_cast<xf::index_t>(n);
+    const auto a = xf::asarray<T, Space>(av, {4, ni, ni});
+    const double tol = solve_tolerance<T>(n);
+    // x (count, n, cols) against a x = rhs(q, i, j).
+    const auto check = [&](const std::vector<T>& x, std::size_t cols, auto rhs, const char* what) {
+      REQUIRE(x.size() == count * n * cols);
+      for (std::size_t q = 0; q < count; ++q)
+        for (std::size_t i = 0; i < n; ++i)
+          for (std::size_t j = 0; j < cols; ++j) {
+            const cd want = rhs(q, i, j);
+            cd r = -want;
+            double s = std::abs(want);
+            for (std::size_t p = 0; p < n; ++p) {
+              const cd t = as_cd(av[(q * n + i) * n + p]) * as_cd(x[(q * n + p) * cols + j]);
+              r += t;
+              s += std::abs(t);
+            }
+            INFO(xf::dtype_name<T> << " " << what << " n " << n << ", matrix " << q << " (" << i << ", " << j << ")");
+            REQUIRE(std::abs(r) <= tol * s);
+          }
+    };
+    check(xf::to_host(xf::linalg::solve(a, xf::asarray<T, Space>(bv, {4, ni, 3}))), k,
+          [&](std::size_t q, std::size_t i, std::size_t j) { return as_cd(bv[(q * n + i) * k + j]); }, "solve (count, n, 3)");
+    check(xf::to_host(xf::linalg::solve(a, xf::asarray<T, Space>(std::vector<T>(bv.begin(), bv.begin() + static_cast<std::ptrdiff_t>(n)), {ni}))), 1,
+          [&](std::size_t, std::size_t i, std::size_t) { return as_cd(bv[i]); }, "solve with one shared vector");
+    check(xf::to_host(xf::linalg::inv(a)), n, [](std::size_t, std::size_t i, std::size_t j) { return cd(i == j ? 1.0 : 0.0); }, "inv");
+  }
+}
+
 // A singular matrix in the middle of a batch, an indefinite one, and shapes that do not fit.
 template <class Space>
 void solver_errors() {

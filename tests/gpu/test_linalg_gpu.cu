@@ -71,3 +71,10 @@ TEST_CASE("solve, det and inv above the small-matrix size on device arrays", "[g
 TEST_CASE("singular and indefinite matrices surface at the next host read, and bad shapes", "[gpu][linalg]") {
   solver_errors<xf::device>();
 }
+
+TEST_CASE("solve and inv with row exchanges at every step, orders 1 to 65, on device arrays", "[gpu][linalg]") {
+  solvers_pivoting<xf::device, float>();
+  solvers_pivoting<xf::device, double>();
+  solvers_pivoting<xf::device, xf::complex64>();
+  solvers_pivoting<xf::device, xf::complex128>();
+}

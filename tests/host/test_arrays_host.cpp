@@ -255,7 +255,7 @@ TEST_CASE("promotion follows NumPy 2 (NEP 50) at compile time", "[promotion][hos
   CHECK_THROWS_WITH(i8 + 300, "xf::add: the scalar 300 is out of bounds for int8");
 }
 
-TEST_CASE("generators: arange, linspace, eye, full, zeros, ones, _like", "[generators][host]") {
+TEST_CASE("generators: arange, linspace, eye, tri, full, zeros, ones, _like", "[generators][host]") {
   const harray<std::int32_t, 1> r = xf::arange<std::int32_t>(2, 11, 3);
   CHECK(xf::to_host(r) == std::vector<std::int32_t>{2, 5, 8});
   const harray<double, 1> rf = xf::arange(0.0, 1.0, 0.25);
@@ -268,6 +268,10 @@ TEST_CASE("generators: arange, linspace, eye, full, zeros, ones, _like", "[gener
   CHECK(xf::to_host(l2) == std::vector<float>{1.f, 1.25f, 1.5f, 1.75f});
   const harray<int, 2> e = xf::eye<int>(3, 4, 1);
   CHECK(xf::to_host(e) == std::vector<int>{0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1});
+  const harray<int, 2> t = xf::tri<int>(3, 4, 1);  // np.tri(3, 4, 1)
+  CHECK(xf::to_host(t) == std::vector<int>{1, 1, 0, 0, 1, 1, 1, 0, 1, 1, 1, 1});
+  const harray<int, 2> tt = xf::tri<int>(3, 4, -1).T();  // np.tri(3, 4, -1).T
+  CHECK(xf::to_host(tt) == std::vector<int>{0, 1, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0});
   const harray<float, 2> f = xf::full<float>({2, 2}, 2.5f);
   CHECK(xf::to_host(f) == std::vector<float>{2.5f, 2.5f, 2.5f, 2.5f});
   const harray<float, 2> z = xf::zeros<float>({2, 3}) + xf::ones<float>({3});

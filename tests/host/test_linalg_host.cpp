@@ -91,3 +91,10 @@ TEST_CASE("doc example: solvers", "[host][linalg][docs]") {
   CHECK(sign.item() == 1);
   CHECK(std::abs(logabs.item() - std::log(44.0)) < 1e-14);
 }
+
+TEST_CASE("solve and inv with row exchanges at every step, orders 1 to 65, on host arrays", "[host][linalg]") {
+  solvers_pivoting<xf::host, float>();
+  solvers_pivoting<xf::host, double>();
+  solvers_pivoting<xf::host, xf::complex64>();
+  solvers_pivoting<xf::host, xf::complex128>();
+}

@@ -1,4 +1,4 @@
-// Lazy generators: arange, linspace, eye, full, zeros, ones and the _like forms. They are
+// Lazy generators: arange, linspace, eye, tri, full, zeros, ones and the _like forms. They are
 // expressions: `xf::array<float, 1> x = xf::arange<float>(n);` fills in one kernel, and
 // `xf::sin(xf::arange<float>(n)) * y` fuses the generator into the same kernel as the rest.
 // Alone they materialise on the device (or where the destination array lives).
@@ -32,6 +32,12 @@ class generator_node {
   template <element To>
   auto astype() const {
     return make_node(ops::cast<To>{}, *this);
+  }
+  // The axes reversed: the same position function read the other way (xf::tri<bool>(n).T()).
+  generator_node T() const {
+    dims<R> s{}, st{};
+    for (int d = 0; d < R; ++d) s[d] = shape_[R - 1 - d], st[d] = strides_[R - 1 - d];
+    return generator_node(desc_, s, st);
   }
 
  private:
@@ -115,6 +121,13 @@ auto eye(index_t n, index_t m = -1, index_t k = 0) {
   if (n < 0) throw shape_error("xf::eye: negative size " + std::to_string(n));
   // Position = column - row: the value is 1 where it equals k.
   return detail::generator_node<detail::eye_leaf<T>, 2>(detail::eye_leaf<T>{k}, {n, m}, {-1, 1});
+}
+// np.tri(n, m, k): ones on and below diagonal k, zeros above (the mask of np.tril).
+template <class T = double>
+auto tri(index_t n, index_t m = -1, index_t k = 0) {
+  if (m < 0) m = n;
+  if (n < 0) throw shape_error("xf::tri: negative size " + std::to_string(n));
+  return detail::generator_node<detail::tri_leaf<T>, 2>(detail::tri_leaf<T>{k}, {n, m}, {-1, 1});
 }
 template <class T = double>
 auto identity(index_t n) {

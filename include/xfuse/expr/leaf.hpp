@@ -73,6 +73,15 @@ struct eye_leaf {
   XF_HD XF_FORCEINLINE T at(index_t p) const { return convert<T>(p == k ? 1.0f : 0.0f); }
 };
 
+// tri: the position is column - row, so the value is 1 on and below diagonal k (np.tri).
+template <class T>
+struct tri_leaf {
+  using value_type = T;
+  static constexpr bool in_memory = false;
+  index_t k;
+  XF_HD XF_FORCEINLINE T at(index_t p) const { return convert<T>(p <= k ? 1.0f : 0.0f); }
+};
+
 // The host-side record of a leaf: its descriptor and its layout in its own rank. `device` is the
 // owning device of memory leaves (-1: host memory or not memory).
 template <class Desc, int R>

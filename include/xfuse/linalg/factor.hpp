@@ -12,7 +12,9 @@
 #include <cusolverDn.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <utility>
 #include <initializer_list>
 #include <limits>
 #include <memory>
@@ -55,7 +57,28 @@ struct cusolver_state {
   cudaStream_t stream = nullptr;
   bool bound = false;
   std::vector<unsigned char> host_workspace;  // grows only: a call may use it after returning
+  // Workspace sizes of recent queries: asking cuSOLVER again on every call costs host time.
+  struct size_query {
+    int routine = -1;
+    index_t n = 0;
+    cudaDataType_t type{};
+    std::size_t device_bytes = 0, host_bytes = 0;
+  };
+  std::array<size_query, 8> sizes{};
+  unsigned next_size = 0;
 };
+
+// The workspace (device, host bytes) of `routine` (any tag) for order n and type t: `query(dev,
+// host)` runs the first time only.
+template <class Query>
+std::pair<std::size_t, std::size_t> workspace_size(cusolver_state& st, int routine, index_t n, cudaDataType_t t, const Query& query) {
+  for (const auto& q : st.sizes)
+    if (q.routine == routine && q.n == n && q.type == t) return {q.device_bytes, q.host_bytes};
+  std::size_t dev = 0, host = 0;
+  query(dev, host);
+  st.sizes[st.next_size++ % st.sizes.size()] = {routine, n, t, dev, host};
+  return {dev, host};
+}
 inline cusolver_state& cusolver_for(int dev) {
   struct states {
     std::array<cusolver_state, 64> s;
@@ -261,9 +284,9 @@ factored<T, Space> lu_factor(array<T, 3, Space> cols) {
     f.pivots = array<std::int64_t, 2, Space>(dims<2>{f.count, f.n});
     cusolver_state& st = cusolver_for(cols.device_id());
     constexpr cudaDataType_t t = blas_type<T>::data;
-    std::size_t dev_bytes = 0, host_bytes = 0;
-    check_cusolver(cusolverDnXgetrf_bufferSize(st.handle, st.params, n, n, t, cols.data(), n, t, &dev_bytes, &host_bytes),
-                   "cusolverDnXgetrf_bufferSize");
+    const auto [dev_bytes, host_bytes] = workspace_size(st, 0, n, t, [&](std::size_t& d, std::size_t& h) {
+      check_cusolver(cusolverDnXgetrf_bufferSize(st.handle, st.params, n, n, t, cols.data(), n, t, &d, &h), "cusolverDnXgetrf_bufferSize");
+    });
     const buffer work = allocate_device(dev_bytes > 0 ? dev_bytes : 1);
     if (st.host_workspace.size() < host_bytes) st.host_workspace.resize(host_bytes);
     for (index_t b = 0; b < f.count; ++b)
@@ -350,9 +373,10 @@ factored<T, Space> cholesky_factor(array<T, 3, Space> cols) {
     if (n == 0 || f.count == 0) return f;
     cusolver_state& st = cusolver_for(cols.device_id());
     constexpr cudaDataType_t t = blas_type<T>::data;
-    std::size_t dev_bytes = 0, host_bytes = 0;
-    check_cusolver(cusolverDnXpotrf_bufferSize(st.handle, st.params, CUBLAS_FILL_MODE_LOWER, n, t, cols.data(), n, t, &dev_bytes, &host_bytes),
-                   "cusolverDnXpotrf_bufferSize");
+    const auto [dev_bytes, host_bytes] = workspace_size(st, 1, n, t, [&](std::size_t& d, std::size_t& h) {
+      check_cusolver(cusolverDnXpotrf_bufferSize(st.handle, st.params, CUBLAS_FILL_MODE_LOWER, n, t, cols.data(), n, t, &d, &h),
+                     "cusolverDnXpotrf_bufferSize");
+    });
     const buffer work = allocate_device(dev_bytes > 0 ? dev_bytes : 1);
     if (st.host_workspace.size() < host_bytes) st.host_workspace.resize(host_bytes);
     for (index_t b = 0; b < f.count; ++b)

@@ -10,6 +10,7 @@
 #include "../reduce.hpp"
 #include "factor.hpp"
 #include "matmul.hpp"
+#include "small_lu.cuh"
 
 namespace xf::linalg {
 
@@ -27,8 +28,36 @@ void check(const array<T, R, Space>& a) {
   a.buffer().run_read_check();
 }
 
+namespace detail {
+
+// The failure record of one-launch solves, read by attach_info_check.
+struct small_solve_info {
+  buffer info;
+  index_t count;
+};
+
+// x (count, n, k) in C order with a x = b for the (count, n, n) stack `a` (any strides) and
+// b (count, n, k) (any strides, batch stride 0 to share one), or the identity when b is null.
+template <class T>
+array<T, 3, device> small_solve(const array<T, 3, device>& a, const T* b, stack_strides bs, index_t k, small_solve_info& failures) {
+  const index_t count = a.shape(0), n = a.shape(1);
+  array<T, 3, device> x(dims<3>{count, n, k});
+  failures = {allocate_device(sizeof(int) * static_cast<std::size_t>(count > 0 ? count : 1)), count};
+  if (n == 0 || k == 0 || count == 0) {
+    XF_CUDA_CHECK(cudaMemsetAsync(failures.info.get(), 0, sizeof(int) * static_cast<std::size_t>(count > 0 ? count : 1),
+                                  current_stream().handle()));
+    return x;
+  }
+  small_lu_solve(a.data(), stack_strides{a.strides()[0], a.strides()[1], a.strides()[2]}, b, bs, x.data(), count, static_cast<int>(n),
+                 static_cast<int>(k), static_cast<int*>(failures.info.get()), current_stream().handle());
+  return x;
+}
+
+}  // namespace detail
+
 // np.linalg.solve: x with a x = b. a (..., n, n); b (n) for one right-hand side shared by every
-// matrix, or b (..., n, k) with a's batch dimensions (or none, for one matrix).
+// matrix, or b (..., n, k) with a's batch dimensions (or none, for one matrix). Device stacks of
+// matrices up to 64 x 64 are solved in one launch (small_lu.cuh); larger ones by cuSOLVER's LU.
 template <expression A, expression B>
 auto solve(const A& a_in, const B& b_in) {
   using T = promote_t<value_t<A>, value_t<B>>;
@@ -36,48 +65,91 @@ auto solve(const A& a_in, const B& b_in) {
   const array<T, rank_v<B>, resolved_space_t<space_t<B>>> bv = ::xf::detail::as_array(b_in).template astype<T>();
   constexpr int RA = rank_v<A>, RB = rank_v<B>;
   using Space = resolved_space_t<space_t<A>>;
+  static_assert(RA >= 2, "xf::linalg::solve: a is a matrix or a stack of matrices");
+  detail::require_square(av, "xf::linalg::solve");
   const index_t n = av.shape(RA - 1);
+  index_t count = 1;
+  for (int i = 0; i < RA - 2; ++i) count *= av.shape(i);
   const auto mismatch = [&] {
     return shape_error("xf::linalg::solve: " + std::string(dtype_name<T>) + " a " + to_string(av.shape()) + " and b " + to_string(bv.shape()) +
                        " do not fit (b is (n) or (..., n, k) with a's batch dimensions)");
   };
-  auto f = detail::lu_factor(detail::column_major_stack(av, "xf::linalg::solve"));
   if constexpr (RB == 1) {
     if (bv.shape(0) != n) throw mismatch();
+  } else {
+    static_assert(RB == RA, "xf::linalg::solve: b is (n), or (..., n, k) with a's batch dimensions");
+    for (int i = 0; i < RA - 2; ++i)
+      if (bv.shape(i) != av.shape(i)) throw mismatch();
+    if (bv.shape(RB - 2) != n) throw mismatch();
+  }
+  const index_t k = RB == 1 ? 1 : bv.shape(RB - 1);
+  if constexpr (std::is_same_v<Space, device>) {
+    if (detail::small_lu_fits<T>(n, k, count)) {
+      const device_guard on_device(av.device_id());
+      const auto a3 = av.reshape(std::array<index_t, 3>{count, n, n});
+      detail::small_solve_info failures;
+      if constexpr (RB == 1) {
+        const auto x = detail::small_solve(a3, bv.data(), detail::stack_strides{0, bv.strides()[0], 0}, 1, failures)
+                           .reshape(detail::batch_then<RA - 1>(av.shape(), {n}));
+        detail::attach_info_check(x, failures, "xf::linalg::solve", "the matrix is singular");
+        return x;
+      } else {
+        const auto b3 = bv.reshape(std::array<index_t, 3>{count, n, k});
+        const auto x = detail::small_solve(a3, b3.data(), detail::stack_strides{b3.strides()[0], b3.strides()[1], b3.strides()[2]}, k, failures)
+                           .reshape(bv.shape());
+        detail::attach_info_check(x, failures, "xf::linalg::solve", "the matrix is singular");
+        return x;
+      }
+    }
+  }
+  auto f = detail::lu_factor(detail::column_major_stack(av, "xf::linalg::solve"));
+  if constexpr (RB == 1) {
     array<T, 3, Space> rhs = bv.reshape(std::array<index_t, 3>{1, 1, n}).broadcast_to(std::array<index_t, 3>{f.count, 1, n}).copy();
     detail::lu_solve(f, rhs);
     const auto x = rhs.reshape(detail::batch_then<RA - 1>(av.shape(), {n}));
     detail::attach_info_check(x, f, "xf::linalg::solve", "the matrix is singular");
     return x;
   } else {
-    static_assert(RB == RA, "xf::linalg::solve: b is (n), or (..., n, k) with a's batch dimensions");
-    for (int i = 0; i < RA - 2; ++i)
-      if (bv.shape(i) != av.shape(i)) throw mismatch();
-    if (bv.shape(RB - 2) != n) throw mismatch();
-    const index_t k = bv.shape(RB - 1);
     // Each right-hand side block column-major: the transposes, evaluated C-ordered.
     const array<T, RB, Space> bt = bv.swapaxes(RB - 1, RB - 2).copy();
     array<T, 3, Space> rhs = bt.reshape(std::array<index_t, 3>{f.count, k, n});
     detail::lu_solve(f, rhs);
-    const auto x = rhs.reshape(detail::batch_then<RB>(av.shape(), {k, n})).swapaxes(RB - 1, RB - 2);
+    const array<T, RB, Space> x = rhs.reshape(detail::batch_then<RB>(av.shape(), {k, n})).swapaxes(RB - 1, RB - 2);
     detail::attach_info_check(x, f, "xf::linalg::solve", "the matrix is singular");
     return x;
   }
 }
 
-// np.linalg.inv, for a matrix or a stack: LU, then solves against the identity.
+// np.linalg.inv, for a matrix or a stack: LU, then solves against the identity (one launch for
+// device matrices up to 64 x 64).
 template <expression A>
 auto inv(const A& a_in) {
   using T = value_t<A>;
   constexpr int R = rank_v<A>;
   using Space = resolved_space_t<space_t<A>>;
   const auto a = ::xf::detail::as_array(a_in);
+  static_assert(R >= 2, "xf::linalg::inv: needs a matrix or a stack of matrices");
+  detail::require_square(a, "xf::linalg::inv");
+  if constexpr (std::is_same_v<Space, device>) {
+    const index_t n = a.shape(R - 1);
+    index_t count = 1;
+    for (int i = 0; i < R - 2; ++i) count *= a.shape(i);
+    if (detail::small_lu_fits<T>(n, n, count)) {
+      const device_guard on_device(a.device_id());
+      detail::small_solve_info failures;
+      const array<T, R, Space> x =
+          detail::small_solve(a.reshape(std::array<index_t, 3>{count, n, n}), static_cast<const T*>(nullptr), detail::stack_strides{0, 0, 0}, n, failures)
+              .reshape(a.shape());
+      detail::attach_info_check(x, failures, "xf::linalg::inv", "the matrix is singular");
+      return x;
+    }
+  }
   auto f = detail::lu_factor(detail::column_major_stack(a, "xf::linalg::inv"));
   const index_t n = f.n;
   const array<T, 2, Space> identity = eye<T>(n);
   array<T, 3, Space> rhs = identity.reshape(std::array<index_t, 3>{1, n, n}).broadcast_to(std::array<index_t, 3>{f.count, n, n}).copy();
   detail::lu_solve(f, rhs);
-  const auto x = rhs.reshape(detail::batch_then<R>(a.shape(), {n, n})).swapaxes(R - 1, R - 2);
+  const array<T, R, Space> x = rhs.reshape(detail::batch_then<R>(a.shape(), {n, n})).swapaxes(R - 1, R - 2);
   detail::attach_info_check(x, f, "xf::linalg::inv", "the matrix is singular");
   return x;
 }
@@ -139,9 +211,9 @@ auto cholesky(const A& a_in) {
   const index_t n = a.shape(R - 1);
   index_t count = 1;
   for (int i = 0; i < R - 2; ++i) count *= a.shape(i);
-  // Element (r, c) of the copy is a(c, r): keep c >= r, the lower triangle of a.
-  const array<index_t, 1, Space> i = arange<index_t>(n);
-  const auto keep = i.reshape(std::array<index_t, 2>{n, 1}) <= i.reshape(std::array<index_t, 2>{1, n});
+  // Element (r, c) of the copy is a(c, r): keep c >= r, the lower triangle of a. The mask is
+  // np.tri's transpose, a generator: one fused kernel, nothing else materialised.
+  const auto keep = tri<bool>(n).T();
   const array<T, R, Space> lower_t = where(keep, a.swapaxes(R - 1, R - 2), T(0));
   const auto f = detail::cholesky_factor(lower_t.reshape(std::array<index_t, 3>{count, n, n}));
   const auto out = f.cols.reshape(detail::batch_then<R>(a.shape(), {n, n})).swapaxes(R - 1, R - 2);
