@@ -94,6 +94,33 @@ void square_transposed(benchmark::State& state) {
   report_flops(state, ms, 2.0 * n * n * n, raw);
 }
 
+// C = 2 A B + 0.5 C in place (C.assign): one GEMM with alpha and beta, against raw cublasSgemm
+// with the same alpha and beta, and against the unfused form (a GEMM into a temporary, then an
+// element-wise pass), whose time over xfuse's is `vs_unfused`.
+void alpha_beta(benchmark::State& state) {
+  const xf::index_t n = state.range(0);
+  const auto a = random_matrix<float>(n, n), b = random_matrix<float>(n, n);
+  const auto c0 = random_matrix<float>(n, n);
+  xf::array<float, 2> c = c0.copy();
+  const double ms = median_ms([&] { c.assign(2.0f * xf::matmul(a, b) + 0.5f * c); }, 21);
+  xf::array<float, 2> unfused = c0.copy();
+  const double unfused_ms = median_ms([&] {
+    const xf::array<float, 2> p = xf::matmul(a, b);
+    unfused.assign(2.0f * p + 0.5f * unfused);
+  }, 21);
+  xf::array<float, 2> r = c0.copy();
+  const int ni = static_cast<int>(n);
+  const float alpha = 2, beta = 0.5f;
+  const double raw = median_ms([&] {
+    check_blas(cublasSgemm(raw_handle(), CUBLAS_OP_N, CUBLAS_OP_N, ni, ni, ni, &alpha, b.data(), ni, a.data(), ni, &beta, r.data(), ni), "sgemm");
+  }, 21);
+  // The three ran the same number of times from the same start: they agree to rounding.
+  if (!(xf::max(xf::abs(c - r)).item() <= 1e-2f * static_cast<float>(n))) std::abort();
+  report_flops(state, ms, 2.0 * n * n * n, raw);
+  state.counters["unfused_ms"] = unfused_ms;
+  state.counters["vs_unfused"] = unfused_ms / ms;
+}
+
 // 1000 products of 64 x 64: one strided-batched call.
 void batched(benchmark::State& state) {
   const xf::index_t count = 1000, n = 64;
@@ -481,6 +508,7 @@ BENCHMARK(square<float>)->Name("matmul/f32")->Arg(4096)->UseManualTime()->Iterat
 BENCHMARK(square<double>)->Name("matmul/f64")->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(square<xf::half>)->Name("matmul/f16")->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(square_transposed)->Name("matmul/A.T()@B/f32")->Arg(4096)->UseManualTime()->Iterations(1);
+BENCHMARK(alpha_beta)->Name("matmul/2AB+0.5C_inplace/f32")->Arg(1024)->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(batched)->Name("matmul/batched/1000x64x64/f32")->UseManualTime()->Iterations(1);
 BENCHMARK(host_cost)->Name("matmul/host_cost/64x64/f32")->UseManualTime()->Iterations(1);
 BENCHMARK(solve_case<float>)->Name("solve/f32")->Arg(512)->Arg(4096)->UseManualTime()->Iterations(1);

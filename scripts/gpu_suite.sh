@@ -5,6 +5,7 @@
 #   scripts/gpu_suite.sh run [options]       # on the GPU machine, over the carried build-gpu/
 #       --sanitize     also run the GPU tests under compute-sanitizer memcheck and racecheck
 #       --bench        also run the benchmarks (and CuPy's version of them when CuPy is there)
+#       --only LIST    with --bench: only these suites (comma-separated: elementwise,reduce,linalg)
 #       --out DIR      where logs and JSON go (default: $OUT, else ./out)
 #
 # With the lent GPU (see CONTRIBUTING.md): build here, then call the device tool with
@@ -34,12 +35,13 @@ if [[ "$mode" == build ]]; then
 fi
 
 [[ "$mode" == run ]] || { sed -n '2,12p' "$0"; exit 2; }
-sanitize=0; bench=0; out="${OUT:-$here/out}"
+sanitize=0; bench=0; only="elementwise,reduce,linalg"; out="${OUT:-$here/out}"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --sanitize) sanitize=1 ;;
     --bench) bench=1 ;;
     --out) out="$2"; shift ;;
+    --only) only="$2"; shift ;;
     *) echo "unknown option $1"; exit 2 ;;
   esac
   shift
@@ -73,18 +75,16 @@ else
 fi
 
 if [[ $bench == 1 ]]; then
-  echo "== benchmarks"
-  "$bin/xfuse_bench_elementwise" --benchmark_out="$out/bench_elementwise.json" --benchmark_out_format=json \
-    --benchmark_counters_tabular=true 2>&1 | grep -v "^\*\*\*" || status=1
-  "$bin/xfuse_bench_reduce" --benchmark_out="$out/bench_reduce.json" --benchmark_out_format=json \
-    --benchmark_counters_tabular=true 2>&1 | grep -v "^\*\*\*" || status=1
-  "$bin/xfuse_bench_linalg" --benchmark_out="$out/bench_linalg.json" --benchmark_out_format=json \
-    --benchmark_counters_tabular=true 2>&1 | grep -v "^\*\*\*" || status=1
+  echo "== benchmarks ($only)"
+  for suite in ${only//,/ }; do
+    "$bin/xfuse_bench_$suite" --benchmark_out="$out/bench_$suite.json" --benchmark_out_format=json \
+      --benchmark_counters_tabular=true 2>&1 | grep -v "^\*\*\*" || status=1
+  done
   if python3 -c "import cupy" 2>/dev/null; then
     echo "== CuPy, same cases"
-    python3 "$here/bench/cupy_elementwise.py" "$out/cupy_elementwise.json" 2>&1 || true
-    python3 "$here/bench/cupy_reduce.py" "$out/cupy_reduce.json" 2>&1 || true
-    python3 "$here/bench/cupy_linalg.py" "$out/cupy_linalg.json" 2>&1 || true
+    for suite in ${only//,/ }; do
+      python3 "$here/bench/cupy_$suite.py" "$out/cupy_$suite.json" 2>&1 || true
+    done
   fi
 fi
 echo "== demo"
@@ -96,8 +96,8 @@ if [[ $sanitize == 1 ]]; then
   compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "~[large]~[oom]" > "$out/sanitizer.txt" 2>&1 || status=1
   compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 "$bin/xfuse_gpu_tests" "[oom]" >> "$out/sanitizer.txt" 2>&1 || status=1
   grep -E "ERROR SUMMARY|Program hit|Invalid|passed|failed" "$out/sanitizer.txt" | sort | uniq -c | head -20
-  echo "== compute-sanitizer racecheck (views, fusion, streams, assignment, reductions)"
-  compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "[views],[fusion],[stream],[assign],[reduce]" 2>&1 \
+  echo "== compute-sanitizer racecheck (views, fusion, streams, assignment, reductions, small solves)"
+  compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "[views],[fusion],[stream],[assign],[reduce],[small_lu]" 2>&1 \
     | tail -n 8 | tee -a "$out/sanitizer.txt" || status=1
 fi
 

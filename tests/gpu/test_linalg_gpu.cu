@@ -72,7 +72,7 @@ TEST_CASE("singular and indefinite matrices surface at the next host read, and b
   solver_errors<xf::device>();
 }
 
-TEST_CASE("solve and inv with row exchanges at every step, orders 1 to 65, on device arrays", "[gpu][linalg]") {
+TEST_CASE("solve and inv with row exchanges at every step, orders 1 to 65, on device arrays", "[gpu][linalg][small_lu]") {
   solvers_pivoting<xf::device, float>();
   solvers_pivoting<xf::device, double>();
   solvers_pivoting<xf::device, xf::complex64>();
