@@ -162,6 +162,39 @@ void memset_ceiling(benchmark::State& state) {
   state.counters["fill_vs_memset"] = ms / fill;
 }
 
+// ---------------------------------------------------------------- random draws (issue 6)
+// Filling 1024^3 doubles with uniforms against a memset of the same bytes (the write ceiling):
+// vs_memset = memset time / xfuse time. The draw has no buffer: one kernel writes the result.
+void random_uniform_fill(benchmark::State& state) {
+  const xf::index_t side = 1024;
+  xf::array<double, 3> out({side, side, side});
+  xf::random::generator g(1);
+  const auto draw = xf::random::uniform<double>(out.shape(), g);
+  const cudaStream_t s = xf::current_stream().handle();
+  const double ms = median_ms([&] { out.assign(draw); }, 11);
+  const double memset_ms = median_ms([&] { check(cudaMemsetAsync(out.data(), 0, out.nbytes(), s), "memset"); }, 11);
+  report(state, ms, static_cast<double>(out.nbytes()));
+  state.counters["memset_ms"] = memset_ms;
+  state.counters["vs_memset"] = memset_ms / ms;
+}
+
+// x + 0.1 * normal(x.shape()) over 2^28 floats: one kernel that reads x and writes the result,
+// against the unfused form (the normals materialised, then the sum), what CuPy does.
+void random_noise(benchmark::State& state) {
+  const auto x = random_array<float>(big);
+  xf::array<float, 1> out({big});
+  xf::random::generator g(2);
+  const auto noise = xf::random::normal<float>(x.shape(), g);
+  const double fused = median_ms([&] { out.assign(x + 0.1f * noise); });
+  const double unfused = median_ms([&] {
+    const xf::array<float, 1> z = noise;
+    out.assign(x + 0.1f * z);
+  });
+  report(state, fused, 2.0 * big * 4);
+  state.counters["unfused_ms"] = unfused;
+  state.counters["vs_unfused"] = unfused / fused;
+}
+
 // ---------------------------------------------------------------- host overhead, piece by piece
 __global__ void empty_kernel() {}
 
@@ -321,6 +354,8 @@ BENCHMARK(softplus)->Name("contiguous/softplus/f64/2^26")->Arg(big / 4)->UseManu
 BENCHMARK(transpose_add)->Name("strided/A.T()+C/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK(outer_broadcast)->Name("broadcast/(8192,1)+(1,8192)/f32")->UseManualTime()->Iterations(1);
 BENCHMARK(reversed_add)->Name("strided/x[::-1]+y/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK(random_uniform_fill)->Name("random/uniform/f64/1024^3")->UseManualTime()->Iterations(1);
+BENCHMARK(random_noise)->Name("random/x+0.1*normal/f32/2^28")->UseManualTime()->Iterations(1);
 BENCHMARK(small_host_cost)->Name("small/squared_diff/f32")->Arg(1000)->Arg(10000)->UseManualTime()->Iterations(1);
 BENCHMARK(memset_ceiling)->Name("ceiling/memset_vs_fill/f32/2^28")->UseManualTime()->Iterations(1);
 BENCHMARK(overhead_parts)->Name("small/overhead_parts")->UseManualTime()->Iterations(1);

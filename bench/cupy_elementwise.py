@@ -67,6 +67,17 @@ def main(out_path):
     results["broadcast/(8192,1)+(1,8192)/f32"] = {"fused_ms": median_ms(lambda: add(col, row)), "unfused_ms": median_ms(lambda: col + row), "bytes": side * side * 4 + 2 * side * 4}
     v, w = rand(side * side, cp.float32), rand(side * side, cp.float32)
     results["strided/x[::-1]+y/f32/8192^2"] = {"fused_ms": median_ms(lambda: add(v[::-1], w)), "unfused_ms": median_ms(lambda: v[::-1] + w), "bytes": 3 * side * side * 4}
+    del v, w, a, c
+    # Random draws: CuPy's generator writes a buffer; noise is then added in a second kernel.
+    rng = cp.random.default_rng(1)
+    results["random/uniform/f64/1024^3"] = {"fused_ms": median_ms(lambda: rng.uniform(size=(1024, 1024, 1024)), reps=11),
+                                            "bytes": 1024 ** 3 * 8}
+    xs = rand(big, cp.float32)
+    results["random/x+0.1*normal/f32/2^28"] = {
+        "fused_ms": median_ms(lambda: xs + cp.float32(0.1) * rng.standard_normal(big, dtype=cp.float32)),
+        "bytes": 2 * big * 4,
+    }
+    del xs
     import time
     for n in (1000, 10000):
         s, t = rand(n, cp.float32), rand(n, cp.float32)

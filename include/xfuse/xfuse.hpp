@@ -7,6 +7,8 @@
 #include "reduce.hpp"
 #include "scan.hpp"
 #include "sort.hpp"
+#include "random.hpp"
+#include "array/npy.hpp"
 #include "array/print.hpp"
 #include "user/fuse.hpp"
 #include "user/launch.hpp"

@@ -98,6 +98,10 @@ __device__ XF_FORCEINLINE bool copy_alias(const Plan& p, Vals& vals, int first, 
   }
 }
 
+// A leaf that computes a row of E elements together (random draws: at_row, random/draws.hpp).
+template <class Leaf, int E>
+concept row_leaf = requires(const Leaf& l, index_t pos, typename Leaf::value_type* dst) { l.template at_row<E>(pos, pos, dst); };
+
 // Loads E elements of leaf K along dimension 0, starting at position `pos`.
 template <int K, class Plan, class Vals>
 __device__ XF_FORCEINLINE void load_row(const Plan& p, Vals& vals, int first, index_t pos) {
@@ -113,14 +117,18 @@ __device__ XF_FORCEINLINE void load_row(const Plan& p, Vals& vals, int first, in
     }
   }
   const index_t step = p.lay.stride[K][0];
-  if (step == 0) {  // broadcast along dimension 0: one load serves the chunk
-    const auto v = leaf.at(pos);
+  if constexpr (row_leaf<Leaf, E>) {  // a random draw: one Philox block serves several elements
+    leaf.template at_row<E>(pos, step, dst);
+  } else {
+    if (step == 0) {  // broadcast along dimension 0: one load serves the chunk
+      const auto v = leaf.at(pos);
 #pragma unroll
-    for (int e = 0; e < E; ++e) dst[e] = v;
-    return;
+      for (int e = 0; e < E; ++e) dst[e] = v;
+      return;
+    }
+#pragma unroll
+    for (int e = 0; e < E; ++e) dst[e] = leaf.at(pos + e * step);
   }
-#pragma unroll
-  for (int e = 0; e < E; ++e) dst[e] = leaf.at(pos + e * step);
 }
 
 template <int K, class Plan, class Vals>
@@ -232,7 +240,11 @@ __device__ void bulk_path(const Plan& p, unsigned char* smem) {
               }
             }
             const index_t pos = p.lay.base[K] + q0 * p.lay.stride[K][0];
-            for (int e = 0; e < E; ++e) dst[e] = get<K>(p.leaves).at(pos + e * p.lay.stride[K][0]);
+            if constexpr (row_leaf<Leaf, E>) {
+              get<K>(p.leaves).template at_row<E>(pos, p.lay.stride[K][0], dst);
+            } else {
+              for (int e = 0; e < E; ++e) dst[e] = get<K>(p.leaves).at(pos + e * p.lay.stride[K][0]);
+            }
           }(),
           ...);
     }(leaf_seq);

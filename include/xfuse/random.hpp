@@ -1,0 +1,146 @@
+// Random numbers that fuse into expressions (NumPy's Generator API on a counter-based Philox):
+//
+//   xf::random::generator g(42);
+//   xf::array<float, 1> y = x + 0.1f * xf::random::normal<float>(x.shape(), g);  // one kernel, no random buffer
+//
+// A draw is a lazy expression node whose element p depends only on (seed, draw number, p): the
+// same values on the host and the device, whatever the launch configuration, and the same values
+// each time the node is evaluated. Each call that makes a draw advances its generator, so two
+// calls give independent draws. Uniform and integer draws are exact conversions of Philox's bits;
+// normal draws use Box-Muller with a log and sine written in IEEE operations only
+// (random/exact_math.hpp), so they too are bit-identical on both sides.
+#pragma once
+
+#include <string>
+
+#include "core.hpp"
+#include "random/draws.hpp"
+
+namespace xf::random {
+
+// NumPy's np.random.default_rng(seed): a seed and the number of draws made so far.
+class generator {
+ public:
+  explicit generator(std::uint64_t seed = 0) noexcept : seed_(seed) {}
+  std::uint64_t seed() const noexcept { return seed_; }
+  std::uint64_t draws() const noexcept { return draws_; }
+  // The key of the next draw; advances the generator.
+  detail::philox_key next_key() noexcept {
+    const std::uint64_t d = draws_++;
+    return {static_cast<std::uint32_t>(seed_), static_cast<std::uint32_t>(seed_ >> 32), static_cast<std::uint32_t>(d),
+            static_cast<std::uint32_t>(d >> 32)};
+  }
+
+ private:
+  std::uint64_t seed_;
+  std::uint64_t draws_ = 0;
+};
+
+namespace detail {
+using namespace ::xf::detail;
+
+template <class Draw, std::size_t N>
+auto draw_node(const Draw& d, const std::array<index_t, N>& shape, const char* op) {
+  for (const index_t e : shape)
+    if (e < 0) throw shape_error(std::string(op) + ": negative dimension in shape " + to_string(shape));
+  // Element positions count in C order, so a value belongs to its index, not to a kernel's walk.
+  return generator_node<Draw, static_cast<int>(N)>(d, shape, c_strides(shape));
+}
+
+template <class T>
+inline constexpr bool float_draw = std::is_same_v<T, float> || std::is_same_v<T, double> || is_low_precision<T>;
+}  // namespace detail
+
+// Uniform on [low, high), like Generator.uniform(low, high, size).
+template <element T = double, std::size_t N>
+auto uniform(const std::array<index_t, N>& shape, generator& g, double low = 0.0, double high = 1.0) {
+  static_assert(detail::float_draw<T>, "xf::random::uniform: a floating element type (float, double, half, bfloat16)");
+  using C = detail::draw_compute_t<T>;
+  if (!(low <= high)) throw error("xf::random::uniform: low (" + std::to_string(low) + ") must not exceed high (" + std::to_string(high) + ")");
+  detail::uniform_draw<T> d{};
+  d.key = g.next_key();
+  d.low = static_cast<C>(low);
+  d.span = static_cast<C>(high - low);
+  return detail::draw_node(d, shape, "xf::random::uniform");
+}
+template <element T = double, std::size_t N>
+auto uniform(const index_t (&shape)[N], generator& g, double low = 0.0, double high = 1.0) {
+  return uniform<T>(detail::to_dims(shape), g, low, high);
+}
+
+// Uniform on [0, 1): Generator.random(size), np.random.random_sample and np.random.rand.
+template <element T = double, std::size_t N>
+auto random_sample(const std::array<index_t, N>& shape, generator& g) {
+  return uniform<T>(shape, g);
+}
+template <element T = double, std::size_t N>
+auto random_sample(const index_t (&shape)[N], generator& g) {
+  return uniform<T>(detail::to_dims(shape), g);
+}
+template <element T = double, std::size_t N>
+auto rand(const std::array<index_t, N>& shape, generator& g) {
+  return uniform<T>(shape, g);
+}
+template <element T = double, std::size_t N>
+auto rand(const index_t (&shape)[N], generator& g) {
+  return uniform<T>(detail::to_dims(shape), g);
+}
+
+// Normal with the given mean and standard deviation, like Generator.normal(loc, scale, size).
+template <element T = double, std::size_t N>
+auto normal(const std::array<index_t, N>& shape, generator& g, double mean = 0.0, double stddev = 1.0) {
+  static_assert(detail::float_draw<T>, "xf::random::normal: a floating element type (float, double, half, bfloat16)");
+  using C = detail::draw_compute_t<T>;
+  if (!(stddev >= 0)) throw error("xf::random::normal: the standard deviation must be >= 0, not " + std::to_string(stddev));
+  detail::normal_draw<T> d{};
+  d.key = g.next_key();
+  d.mean = static_cast<C>(mean);
+  d.stddev = static_cast<C>(stddev);
+  return detail::draw_node(d, shape, "xf::random::normal");
+}
+template <element T = double, std::size_t N>
+auto normal(const index_t (&shape)[N], generator& g, double mean = 0.0, double stddev = 1.0) {
+  return normal<T>(detail::to_dims(shape), g, mean, stddev);
+}
+// Standard normal: Generator.standard_normal(size), np.random.randn.
+template <element T = double, std::size_t N>
+auto standard_normal(const std::array<index_t, N>& shape, generator& g) {
+  return normal<T>(shape, g);
+}
+template <element T = double, std::size_t N>
+auto standard_normal(const index_t (&shape)[N], generator& g) {
+  return normal<T>(detail::to_dims(shape), g);
+}
+template <element T = double, std::size_t N>
+auto randn(const std::array<index_t, N>& shape, generator& g) {
+  return normal<T>(shape, g);
+}
+template <element T = double, std::size_t N>
+auto randn(const index_t (&shape)[N], generator& g) {
+  return normal<T>(detail::to_dims(shape), g);
+}
+
+// Integers on [low, high), like Generator.integers(low, high, size).
+template <element T = std::int64_t, std::size_t N>
+auto integers(const std::array<index_t, N>& shape, generator& g, std::int64_t low, std::int64_t high) {
+  static_assert(is_integer<T>, "xf::random::integers: an integer element type");
+  const bool fits = std::is_signed_v<T> ? low >= static_cast<std::int64_t>(std::numeric_limits<T>::min())
+                                        : low >= 0;
+  const bool fits_high = std::is_signed_v<T> || sizeof(T) < 8
+                             ? high - 1 <= static_cast<std::int64_t>(std::numeric_limits<T>::max())
+                             : true;
+  if (!(low < high) || !fits || !fits_high)
+    throw error(std::string("xf::random::integers: [") + std::to_string(low) + ", " + std::to_string(high) + ") is empty or outside " +
+                dtype_name<T>);
+  detail::integers_draw<T> d{};
+  d.key = g.next_key();
+  d.low = static_cast<std::uint64_t>(low);
+  d.range = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low);
+  return detail::draw_node(d, shape, "xf::random::integers");
+}
+template <element T = std::int64_t, std::size_t N>
+auto integers(const index_t (&shape)[N], generator& g, std::int64_t low, std::int64_t high) {
+  return integers<T>(detail::to_dims(shape), g, low, high);
+}
+
+}  // namespace xf::random

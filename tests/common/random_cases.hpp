@@ -1,0 +1,141 @@
+// xf::random on host and device arrays: moments and Kolmogorov-Smirnov statistics against the
+// distributions' closed forms, ranges, reproducibility (same seed and draw, same values),
+// independence of successive draws, and, on the device, bit-identical values to the host's
+// evaluation of the same draw however the kernel walks it. The generator's seed comes from the
+// test seed, so each run draws fresh values (XFUSE_TEST_SEED repeats one).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <xfuse/random.hpp>
+#include <xfuse/xfuse.hpp>
+
+#include "check.hpp"
+#include "random.hpp"
+
+namespace xf_test {
+
+// Kolmogorov-Smirnov: sup |F_n - F| over sorted samples; 1.95 / sqrt(n) is the 0.1% critical value.
+template <class T, class Cdf>
+double ks_statistic(std::vector<T> v, Cdf cdf) {
+  std::vector<double> d(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) d[i] = xf::detail::convert<double>(v[i]);
+  std::sort(d.begin(), d.end());
+  const double n = static_cast<double>(d.size());
+  double sup = 0;
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    const double f = cdf(d[i]);
+    sup = std::max({sup, std::abs(f - static_cast<double>(i) / n), std::abs(static_cast<double>(i + 1) / n - f)});
+  }
+  return sup;
+}
+
+template <class T>
+void mean_var(const std::vector<T>& v, double& mean, double& var) {
+  long double s = 0, s2 = 0;
+  for (const T& x : v) {
+    const long double y = xf::detail::convert<double>(x);
+    s += y;
+    s2 += y * y;
+  }
+  const long double n = static_cast<long double>(v.size());
+  mean = static_cast<double>(s / n);
+  var = static_cast<double>(s2 / n - (s / n) * (s / n));
+}
+
+// Uniform on [low, high) and normal(mu, sigma) draws of T in `Space`: closed-form checks.
+template <class Space, class T>
+void random_distributions(std::size_t n) {
+  xf::random::generator g(seed());
+  const auto ni = static_cast<xf::index_t>(n);
+  const std::string name = xf::dtype_name<T>;
+  const double low = -3, high = 5, mu = 2, sigma = 0.5;
+  const xf::array<T, 1, Space> u = xf::random::uniform<T>({ni}, g, low, high);
+  const auto uh = xf::to_host(u);
+  for (const T& x : uh) {
+    const double y = xf::detail::convert<double>(x);
+    REQUIRE(y >= low);
+    REQUIRE(y <= high);  // 16-bit rounding may reach high; float and double stay below
+  }
+  double m, v;
+  mean_var(uh, m, v);
+  INFO(name << " uniform: mean " << m << ", variance " << v);
+  const double width = high - low;
+  REQUIRE(std::abs(m - (low + high) / 2) <= 5 * width / std::sqrt(12.0 * static_cast<double>(n)));
+  REQUIRE(std::abs(v - width * width / 12) <= 5 * width * width / std::sqrt(180.0 * static_cast<double>(n)) + 1e-3 * width * width);
+  const double ks_u = ks_statistic(uh, [&](double x) { return std::clamp((x - low) / width, 0.0, 1.0); });
+  INFO(name << " uniform KS " << ks_u);
+  // 16-bit floats quantise the values: the empirical CDF steps by up to one spacing.
+  const double quant = xf::is_low_precision<T> ? (std::is_same_v<T, xf::half> ? 4e-3 : 3e-2) : 0;
+  REQUIRE(ks_u <= 1.95 / std::sqrt(static_cast<double>(n)) + quant);
+
+  const xf::array<T, 1, Space> z = xf::random::normal<T>({ni}, g, mu, sigma);
+  const auto zh = xf::to_host(z);
+  mean_var(zh, m, v);
+  INFO(name << " normal: mean " << m << ", variance " << v);
+  REQUIRE(std::abs(m - mu) <= 5 * sigma / std::sqrt(static_cast<double>(n)));
+  REQUIRE(std::abs(v - sigma * sigma) <= 5 * sigma * sigma * std::sqrt(2.0 / static_cast<double>(n)) + (quant ? 1e-2 : 0));
+  const double ks_z = ks_statistic(zh, [&](double x) { return 0.5 * std::erfc(-(x - mu) / (sigma * std::sqrt(2.0))); });
+  INFO(name << " normal KS " << ks_z);
+  REQUIRE(ks_z <= 1.95 / std::sqrt(static_cast<double>(n)) + quant);
+  // Tails: Box-Muller's largest values for n draws reach about sqrt(2 ln n) sigmas.
+  double biggest = 0;
+  for (const T& x : zh) biggest = std::max(biggest, std::abs(xf::detail::convert<double>(x) - mu) / sigma);
+  REQUIRE(biggest > 3.0);
+  REQUIRE(biggest < 8.5);
+}
+
+// Integers on [low, high): every value in range, each value's count within 6 sigma of n / range.
+template <class Space, class T>
+void random_integers(std::size_t n, std::int64_t low, std::int64_t high) {
+  xf::random::generator g(seed() ^ 0x5bd1e995u);
+  const xf::array<T, 1, Space> k = xf::random::integers<T>({static_cast<xf::index_t>(n)}, g, low, high);
+  const auto kh = xf::to_host(k);
+  const auto range = static_cast<std::size_t>(high - low);
+  std::vector<std::size_t> counts(range, 0);
+  for (const T& x : kh) {
+    const auto y = static_cast<std::int64_t>(x);
+    REQUIRE(y >= low);
+    REQUIRE(y < high);
+    ++counts[static_cast<std::size_t>(y - low)];
+  }
+  const double expect = static_cast<double>(n) / static_cast<double>(range);
+  for (std::size_t i = 0; i < range; ++i) {
+    INFO(xf::dtype_name<T> << " integers: value " << low + static_cast<std::int64_t>(i) << " drawn " << counts[i] << " times, expected " << expect);
+    REQUIRE(std::abs(static_cast<double>(counts[i]) - expect) <= 6 * std::sqrt(expect));
+  }
+}
+
+// A draw is a value: the same node evaluates to the same values; a new generator with the same
+// seed repeats the sequence of draws; successive draws differ; bad parameters are clear errors.
+template <class Space>
+void random_reproducible() {
+  xf::random::generator g(seed());
+  const auto first = xf::random::uniform<float>({1000}, g);
+  const auto second = xf::random::uniform<float>({1000}, g);
+  REQUIRE(g.draws() == 2);
+  const xf::array<float, 1, Space> a = first, a_again = first, b = second;
+  REQUIRE(xf::to_host(a) == xf::to_host(a_again));
+  const auto ah = xf::to_host(a), bh = xf::to_host(b);
+  std::size_t same = 0;
+  for (std::size_t i = 0; i < ah.size(); ++i) same += ah[i] == bh[i];
+  REQUIRE(same < 5);
+  xf::random::generator again(seed());
+  const xf::array<float, 1, Space> c = xf::random::uniform<float>({1000}, again);
+  REQUIRE(xf::to_host(c) == ah);
+  // Element p depends on p only: a longer draw starts with the shorter one's values.
+  xf::random::generator longer(seed());
+  const xf::array<float, 1, Space> d = xf::random::uniform<float>({1500}, longer);
+  const auto dh = xf::to_host(d);
+  REQUIRE(std::vector<float>(dh.begin(), dh.begin() + 1000) == ah);
+  REQUIRE_THROWS_WITH(xf::random::uniform<float>({10}, g, 2.0, 1.0), XF_CONTAINS("xf::random::uniform"));
+  REQUIRE_THROWS_WITH(xf::random::integers<std::uint8_t>({10}, g, 0, 300), XF_CONTAINS("uint8"));
+  REQUIRE_THROWS_WITH(xf::random::integers<int>({10}, g, 5, 5), XF_CONTAINS("empty"));
+  REQUIRE_THROWS_AS(xf::random::normal<double>({10}, g, 0.0, -1.0), xf::error);
+}
+
+}  // namespace xf_test
