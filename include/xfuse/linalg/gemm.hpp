@@ -131,7 +131,7 @@ void matmul_into(array<T, RA, Space> a, array<T, RB, Space> b, const matmul_shap
   if (c.size() == 0) return;
   if (k == 0) {  // a sum of nothing: beta * c
     if (beta != S(0)) {
-      c.assign(c * static_cast<T>(beta));
+      c.assign(c * beta);  // beta is a weak scalar: c keeps its type
     } else if constexpr (std::is_same_v<Space, device>) {
       XF_CUDA_CHECK(cudaMemsetAsync(c.data(), 0, c.nbytes(), current_stream().handle()));
     } else {
