@@ -5,7 +5,7 @@
 #   scripts/gpu_suite.sh run [options]       # on the GPU machine, over the carried build-gpu/
 #       --sanitize     also run the GPU tests under compute-sanitizer memcheck and racecheck
 #       --bench        also run the benchmarks (and CuPy's version of them when CuPy is there)
-#       --only LIST    with --bench: only these suites (comma-separated: elementwise,reduce,linalg)
+#       --only LIST    with --bench: only these suites (comma-separated: elementwise,reduce,linalg,signal)
 #       --out DIR      where logs and JSON go (default: $OUT, else ./out)
 #
 # With the lent GPU (see CONTRIBUTING.md): build here, then call the device tool with
@@ -21,11 +21,11 @@ if [[ "$mode" == build ]]; then
   cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
         -DXFUSE_BUILD_BENCHMARKS=ON -DXFUSE_BUILD_TESTS=ON -DXFUSE_BUILD_EXAMPLES=ON
   cmake --build "$build" -j "$(nproc)" --target xfuse_gpu_tests xfuse_multigpu_tests xfuse_host_tests \
-        xfuse_bench_elementwise xfuse_bench_reduce xfuse_bench_linalg xfuse_demo
+        xfuse_bench_elementwise xfuse_bench_reduce xfuse_bench_linalg xfuse_bench_signal xfuse_demo
   # Stage what the GPU machine needs (binaries, and the benchmark library, a shared object here):
   # carry build-gpu/stage, well under the 64 MiB the device tool moves.
   rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/lib"
-  cp "$build"/tests/xfuse_{gpu,multigpu,host}_tests "$build/bench/xfuse_bench_elementwise" "$build/bench/xfuse_bench_reduce" "$build/bench/xfuse_bench_linalg" "$build/examples/xfuse_demo" "$stage/bin/"
+  cp "$build"/tests/xfuse_{gpu,multigpu,host}_tests "$build/bench/xfuse_bench_elementwise" "$build/bench/xfuse_bench_reduce" "$build/bench/xfuse_bench_linalg" "$build/bench/xfuse_bench_signal" "$build/examples/xfuse_demo" "$stage/bin/"
   lib=$(ldd "$build/bench/xfuse_bench_elementwise" | awk '/libbenchmark/ {print $3}')
   [[ -n "$lib" ]] && cp -L "$lib" "$stage/lib/"
   git -C "$here" rev-parse --short HEAD > "$stage/COMMIT"
@@ -35,7 +35,7 @@ if [[ "$mode" == build ]]; then
 fi
 
 [[ "$mode" == run ]] || { sed -n '2,12p' "$0"; exit 2; }
-sanitize=0; bench=0; only="elementwise,reduce,linalg"; out="${OUT:-$here/out}"
+sanitize=0; bench=0; only="elementwise,reduce,linalg,signal"; out="${OUT:-$here/out}"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --sanitize) sanitize=1 ;;

@@ -8,6 +8,7 @@
 #include "scan.hpp"
 #include "sort.hpp"
 #include "random.hpp"
+#include "signal.hpp"
 #include "array/npy.hpp"
 #include "array/print.hpp"
 #include "user/fuse.hpp"

@@ -19,6 +19,13 @@ auto as_array(const E& e) {
   else return eval(e);
 }
 
+// e as an array of element type T: the array itself when it already is one (no copy).
+template <class T, class E>
+auto as_array_of(const E& e) {
+  if constexpr (std::is_same_v<value_t<E>, T>) return as_array(e);
+  else return eval(e.template astype<T>());
+}
+
 }  // namespace detail
 
 // NumPy's matmul (the @ operator) on device or host arrays, or on expressions, which are evaluated

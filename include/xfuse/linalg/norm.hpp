@@ -96,7 +96,7 @@ auto matrix_norm(const E& x_in, const norm_order& ord, int r, int c) {
   }
   if (ord.kind == norm_order::nuclear || (ord.kind == norm_order::number && std::abs(ord.p) == 2)) {
     // Singular values of the matrices with (r, c) moved last.
-    const array<T, N, Space> xa = ::xf::detail::as_array(x_in).template astype<T>();
+    const array<T, N, Space> xa = ::xf::detail::as_array_of<T>(x_in);
     dims<N> perm{};
     int j = 0;
     for (int i = 0; i < N; ++i)

@@ -61,8 +61,8 @@ array<T, 3, device> small_solve(const array<T, 3, device>& a, const T* b, stack_
 template <expression A, expression B>
 auto solve(const A& a_in, const B& b_in) {
   using T = promote_t<value_t<A>, value_t<B>>;
-  const array<T, rank_v<A>, resolved_space_t<space_t<A>>> av = ::xf::detail::as_array(a_in).template astype<T>();
-  const array<T, rank_v<B>, resolved_space_t<space_t<B>>> bv = ::xf::detail::as_array(b_in).template astype<T>();
+  const array<T, rank_v<A>, resolved_space_t<space_t<A>>> av = ::xf::detail::as_array_of<T>(a_in);
+  const array<T, rank_v<B>, resolved_space_t<space_t<B>>> bv = ::xf::detail::as_array_of<T>(b_in);
   constexpr int RA = rank_v<A>, RB = rank_v<B>;
   using Space = resolved_space_t<space_t<A>>;
   static_assert(RA >= 2, "xf::linalg::solve: a is a matrix or a stack of matrices");
