@@ -10,6 +10,7 @@
 #include "random.hpp"
 #include "signal.hpp"
 #include "array/npy.hpp"
+#include "benchmark.hpp"
 #include "array/print.hpp"
 #include "user/fuse.hpp"
 #include "user/launch.hpp"
