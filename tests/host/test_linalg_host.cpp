@@ -38,7 +38,12 @@ TEST_CASE("doc example: matmul and products", "[host][linalg][docs]") {
   const auto S = xf::matmul(A.broadcast_to({3, 2, 3}), B);  // a batch of 3 products: (3, 2, 2)
   const double d = xf::dot(A(0), A(1)).item();  // vectors: one fused pass, 32
   const double t = xf::trace(G).item();         // 14 + 77 = 91
+  xf::array<double, 2, xf::host> E = xf::ones<double>({2, 2});
+  E += xf::matmul(A, B);                        // one GEMM into E (beta = 1): [[5, 6], [11, 12]]
+  const xf::array<double, 2, xf::host> F = 2.0 * xf::matmul(A, B) - E;  // one GEMM: alpha 2, beta -1
   // example-end
+  CHECK(E.at(1, 0) == 11);
+  CHECK(F.at(1, 1) == 10);
   CHECK(C.at(1, 1) == 11);
   CHECK(G.at(0, 1) == 32);
   CHECK(v.at(1) == 10);
