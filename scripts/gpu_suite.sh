@@ -5,7 +5,8 @@
 #   scripts/gpu_suite.sh run [options]       # on the GPU machine, over the carried build-gpu/
 #       --sanitize     also run the GPU tests under compute-sanitizer memcheck and racecheck
 #       --bench        also run the benchmarks (and CuPy's version of them when CuPy is there)
-#       --only LIST    with --bench: only these suites (comma-separated: elementwise,reduce,linalg,signal)
+#       --only LIST    with --bench: only these suites (comma-separated: elementwise,reduce,linalg,signal),
+#                      each optionally with a Google Benchmark filter: elementwise:^random,linalg
 #       --out DIR      where logs and JSON go (default: $OUT, else ./out)
 #
 # With the lent GPU (see CONTRIBUTING.md): build here, then call the device tool with
@@ -76,13 +77,15 @@ fi
 
 if [[ $bench == 1 ]]; then
   echo "== benchmarks ($only)"
-  for suite in ${only//,/ }; do
+  for entry in ${only//,/ }; do
+    suite="${entry%%:*}"; filter="."; [[ "$entry" == *:* ]] && filter="${entry#*:}"
     "$bin/xfuse_bench_$suite" --benchmark_out="$out/bench_$suite.json" --benchmark_out_format=json \
-      --benchmark_counters_tabular=true 2>&1 | grep -v "^\*\*\*" || status=1
+      --benchmark_counters_tabular=true --benchmark_filter="$filter" 2>&1 | grep -v "^\*\*\*" || status=1
   done
   if python3 -c "import cupy" 2>/dev/null; then
     echo "== CuPy, same cases"
-    for suite in ${only//,/ }; do
+    for entry in ${only//,/ }; do
+      suite="${entry%%:*}"
       python3 "$here/bench/cupy_$suite.py" "$out/cupy_$suite.json" 2>&1 || true
     done
   fi
