@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Markdown tables from a benchmark run: bench_elementwise.json (Google Benchmark) and, when
-present beside it, cupy_elementwise.json; bench_reduce.json and cupy_reduce.json when there. Usage: summarize.py RUN_DIR > table.md"""
+present beside it, cupy_elementwise.json; the same for reduce, linalg and signal when there.
+Usage: summarize.py RUN_DIR > table.md"""
 import json
 import pathlib
 import sys
@@ -39,6 +40,15 @@ if ew_path.exists():
         cms = c.get("fused_ms")
         print(f"| {key} | {fmt(b['ms'])} | {fmt(b['GBps'], 4)} | {fmt(b['vs_copy'])} | {fmt(b.get('vs_cub'))} | "
               f"{fmt(b.get('vs_hand'))} | {fmt(b.get('vs_unfused'))} | {fmt(cms)} | {fmt(cms / b['ms'] if cms else None)} |")
+    rnd = [b for b in rows if base(b["name"]).startswith("random/")]
+    if rnd:
+        print("\n| random draw | xfuse ms | GB/s | vs memset (write ceiling) | vs unfused | CuPy ms | xfuse vs CuPy |")
+        print("|---|---:|---:|---:|---:|---:|---:|")
+        for b in rnd:
+            key = base(b["name"])
+            cms = cupy.get(key, {}).get("fused_ms")
+            print(f"| {key} | {fmt(b['ms'])} | {fmt(b['GBps'], 4)} | {fmt(b.get('vs_memset'))} | {fmt(b.get('vs_unfused'))} | "
+                  f"{fmt(cms)} | {fmt(cms / b['ms'] if cms else None)} |")
     print("\n| small arrays | xfuse host µs per evaluation | GPU µs | CuPy host µs |")
     print("|---|---:|---:|---:|")
     for b in rows:
@@ -106,6 +116,8 @@ if la_path.exists():
             print(f"| {name} (host µs per call) | {fmt(b['host_us'])} µs | | {fmt(raw)} | "
                   f"{fmt(raw / b['host_us'] if raw else None)} | | | |")
             continue
+        if "vs_unfused" in b:
+            name += f"; unfused (GEMM, then an element-wise pass) {fmt(b['unfused_ms'])} ms, vs unfused {fmt(b['vs_unfused'])}"
         c = cl.get(name) or cl.get(name[: -len("/4096")] if name.endswith("/4096") else name, {})
         cms = c.get("ms")
         vs = b.get("vs_cublas", b.get("vs_cusolver"))
@@ -115,3 +127,18 @@ if la_path.exists():
         print("\n| same call on host and device arrays | CPU ms (OpenBLAS) | GPU ms | GPU speedup |")
         print("|---|---:|---:|---:|")
         print("\n".join(cpu_rows))
+
+# Convolution (bench_signal.json, cupy_signal.json), when the run has them.
+sg_path = run / "bench_signal.json"
+if sg_path.exists():
+    sg = json.loads(sg_path.read_text())
+    cs_path = run / "cupy_signal.json"
+    cs = json.loads(cs_path.read_text())["results"] if cs_path.exists() else {}
+    print("\n| convolution | xfuse ms | GB/s | vs copy | CuPy ms | xfuse vs CuPy |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for b in sg["benchmarks"]:
+        if b.get("run_type", "iteration") != "iteration":
+            continue
+        name = base(b["name"])
+        cms = cs.get(name, {}).get("fused_ms")
+        print(f"| {name} | {fmt(b['ms'])} | {fmt(b['GBps'], 4)} | {fmt(b['vs_copy'])} | {fmt(cms)} | {fmt(cms / b['ms'] if cms else None)} |")
