@@ -1,4 +1,5 @@
-// Everything xfuse offers.
+// Everything xfuse offers, but linear algebra (<xfuse/linalg.hpp>) and the Thrust iterators
+// (<xfuse/interop.hpp>: Thrust's headers cost every file about a second).
 #pragma once
 
 #include "core.hpp"
@@ -15,3 +16,6 @@
 #include "user/fuse.hpp"
 #include "user/launch.hpp"
 #include "user/map.hpp"
+#include "interop/dlpack.hpp"
+#include "interop/mdspan.hpp"
+#include "manip.hpp"
