@@ -89,6 +89,11 @@ if [[ $bench == 1 ]]; then
       python3 "$here/bench/cupy_$suite.py" "$out/cupy_$suite.json" 2>&1 || true
     done
   fi
+  if [[ ",$only," == *",elementwise"* ]] && python3 -c "import torch" 2>/dev/null; then
+    echo "== PyTorch eager and torch.compile, same cases"
+    python3 "$here/bench/torch_elementwise.py" "$out/torch_elementwise.json" 2>&1 | grep -v Warning || true
+  fi
+  python3 "$here/bench/report.py" "$out" 2>&1 || true  # report.md, and report.png where matplotlib is
 fi
 echo "== demo"
 "$bin/xfuse_demo" 2>&1 || status=1  # (in log.txt: at most 8 files come back from the device tool)

@@ -1,0 +1,69 @@
+"""bench_elementwise.cu's main cases in PyTorch on the same GPU, same session: eager (one kernel
+per operation, like unfused CuPy) and torch.compile (Inductor's fused Triton kernel), CUDA-event
+medians, written as JSON keyed like the C++ cases."""
+import json
+import sys
+
+import torch
+
+
+def median_ms(fn, reps=15, warmup=3):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    times = []
+    for _ in range(reps):
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(start.elapsed_time(stop))
+    times.sort()
+    return times[len(times) // 2]
+
+
+def case(results, key, fn, *args):
+    eager = median_ms(lambda: fn(*args))
+    try:
+        compiled = torch.compile(fn)
+        compiled_ms = median_ms(lambda: compiled(*args), warmup=5)
+    except Exception as e:  # no Triton, or a compile failure: report eager only
+        print(f"{key}: torch.compile failed: {type(e).__name__}: {e}", file=sys.stderr)
+        compiled_ms = None
+    results[key] = {"eager_ms": eager, "compile_ms": compiled_ms}
+
+
+def main(out_path):
+    dev = "cuda"
+    big = 1 << 28
+    results = {}
+    x = torch.rand(big, device=dev) * 2 - 1
+    y = torch.rand(big, device=dev) * 2 - 1
+    z = torch.rand(big, device=dev) * 1.5 + 0.5
+    case(results, "contiguous/squared_diff/f32/2^28", lambda a, b: (a - b) * (a - b), x, y)
+    case(results, "contiguous/axpy/f32/2^28", lambda a, b: 1.7 * a + b, x, y)
+    case(results, "contiguous/sin_cos_sqrt/f32/2^28", lambda a, b, c: torch.sin(a) + torch.cos(b) / torch.sqrt(c), x, y, z)
+    case(results, "reduce/sum(x*y)/f32/1e8", lambda a, b: torch.sum(a * b), x[:100_000_000], y[:100_000_000])
+    case(results, "random/x+0.1*normal/f32/2^28", lambda a: a + 0.1 * torch.randn_like(a), x)
+    del x, y, z
+    xd = torch.rand(big // 4, device=dev, dtype=torch.float64) * 40 - 20
+    case(results, "contiguous/softplus/f64/2^26", lambda a: torch.clamp(a, min=0) + torch.log1p(torch.exp(-torch.abs(a))), xd)
+    del xd
+    side = 8192
+    a = torch.rand(side, side, device=dev)
+    c = torch.rand(side, side, device=dev)
+    case(results, "strided/A.T()+C/f32/8192^2", lambda u, v: u.T + v, a, c)
+    col, row = torch.rand(side, 1, device=dev), torch.rand(1, side, device=dev)
+    case(results, "broadcast/(8192,1)+(1,8192)/f32", lambda u, v: u + v, col, row)
+    v, w = torch.rand(side * side, device=dev), torch.rand(side * side, device=dev)
+    case(results, "strided/x[::-1]+y/f32/8192^2", lambda p, q: torch.flip(p, [0]) + q, v, w)
+    meta = {"torch": torch.__version__, "device": torch.cuda.get_device_name()}
+    with open(out_path, "w") as f:
+        json.dump({"meta": meta, "results": results}, f, indent=1)
+    for k, r in results.items():
+        print(f"{k:45s} eager={r['eager_ms']:.4g} ms compile={r['compile_ms'] if r['compile_ms'] is None else round(r['compile_ms'], 4)} ms")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "torch_elementwise.json")
