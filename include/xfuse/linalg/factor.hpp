@@ -66,7 +66,23 @@ struct cusolver_state {
   };
   std::array<size_query, 8> sizes{};
   unsigned next_size = 0;
+  // The device workspace, kept between calls on the bound stream (a pool allocation and free per
+  // call showed as host time in the solver benchmarks at 512); on another stream, a new one.
+  buffer workspace;
+  std::size_t workspace_bytes = 0;
+  cudaStream_t workspace_stream = nullptr;
 };
+
+// At least `bytes` of device workspace for calls on st's bound stream, in stream order.
+inline void* device_workspace(cusolver_state& st, std::size_t bytes) {
+  if (bytes == 0) bytes = 1;
+  if (st.workspace_bytes < bytes || st.workspace_stream != st.stream) {
+    st.workspace = allocate_device(bytes);  // the old one is freed in order on its own stream
+    st.workspace_bytes = bytes;
+    st.workspace_stream = st.stream;
+  }
+  return st.workspace.get();
+}
 
 // The workspace (device, host bytes) of `routine` (any tag) for order n and type t: `query(dev,
 // host)` runs the first time only.
@@ -273,7 +289,8 @@ factored<T, Space> lu_factor(array<T, 3, Space> cols) {
   f.cols = cols;
   const index_t n = f.n;
   if constexpr (std::is_same_v<Space, device>) {
-    f.info = new_info<device>(f.count);
+    // Every factorization call writes its matrices' info: zeroed here only when none runs.
+    f.info = n == 0 || f.count == 0 ? new_info<device>(f.count) : allocate_device(sizeof(int) * static_cast<std::size_t>(f.count));
     if (n <= batched_lu_max_n) {
       f.batched_lu = true;
       f.pivots32 = array<int, 2, Space>(dims<2>{f.count, f.n});
@@ -287,10 +304,10 @@ factored<T, Space> lu_factor(array<T, 3, Space> cols) {
     const auto [dev_bytes, host_bytes] = workspace_size(st, 0, n, t, [&](std::size_t& d, std::size_t& h) {
       check_cusolver(cusolverDnXgetrf_bufferSize(st.handle, st.params, n, n, t, cols.data(), n, t, &d, &h), "cusolverDnXgetrf_bufferSize");
     });
-    const buffer work = allocate_device(dev_bytes > 0 ? dev_bytes : 1);
+    void* const work = device_workspace(st, dev_bytes);
     if (st.host_workspace.size() < host_bytes) st.host_workspace.resize(host_bytes);
     for (index_t b = 0; b < f.count; ++b)
-      check_cusolver(cusolverDnXgetrf(st.handle, st.params, n, n, t, cols.data() + b * n * n, n, f.pivots.data() + b * n, t, work.get(),
+      check_cusolver(cusolverDnXgetrf(st.handle, st.params, n, n, t, cols.data() + b * n * n, n, f.pivots.data() + b * n, t, work,
                                       dev_bytes, st.host_workspace.data(), host_bytes, static_cast<int*>(f.info.get()) + b),
                      "cusolverDnXgetrf");
   } else {
@@ -367,9 +384,8 @@ factored<T, Space> cholesky_factor(array<T, 3, Space> cols) {
   f.cols = cols;
   const index_t n = f.n;
   if constexpr (std::is_same_v<Space, device>) {
-    f.info = allocate_device(sizeof(int) * static_cast<std::size_t>(f.count > 0 ? f.count : 1));
-    XF_CUDA_CHECK(cudaMemsetAsync(f.info.get(), 0, sizeof(int) * static_cast<std::size_t>(f.count > 0 ? f.count : 1),
-                                  current_stream().handle()));
+    // potrf writes every matrix's info: zeroed here only when no call runs.
+    f.info = n == 0 || f.count == 0 ? new_info<device>(f.count) : allocate_device(sizeof(int) * static_cast<std::size_t>(f.count));
     if (n == 0 || f.count == 0) return f;
     cusolver_state& st = cusolver_for(cols.device_id());
     constexpr cudaDataType_t t = blas_type<T>::data;
@@ -377,10 +393,10 @@ factored<T, Space> cholesky_factor(array<T, 3, Space> cols) {
       check_cusolver(cusolverDnXpotrf_bufferSize(st.handle, st.params, CUBLAS_FILL_MODE_LOWER, n, t, cols.data(), n, t, &d, &h),
                      "cusolverDnXpotrf_bufferSize");
     });
-    const buffer work = allocate_device(dev_bytes > 0 ? dev_bytes : 1);
+    void* const work = device_workspace(st, dev_bytes);
     if (st.host_workspace.size() < host_bytes) st.host_workspace.resize(host_bytes);
     for (index_t b = 0; b < f.count; ++b)
-      check_cusolver(cusolverDnXpotrf(st.handle, st.params, CUBLAS_FILL_MODE_LOWER, n, t, cols.data() + b * n * n, n, t, work.get(), dev_bytes,
+      check_cusolver(cusolverDnXpotrf(st.handle, st.params, CUBLAS_FILL_MODE_LOWER, n, t, cols.data() + b * n * n, n, t, work, dev_bytes,
                                       st.host_workspace.data(), host_bytes, static_cast<int*>(f.info.get()) + b),
                      "cusolverDnXpotrf");
   } else {

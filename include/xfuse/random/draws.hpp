@@ -44,23 +44,26 @@ struct grouped_draw {
     static_cast<const D&>(*this).group(static_cast<std::uint64_t>(p) / W, v);
     return convert<T>(pick(v, static_cast<int>(static_cast<std::uint64_t>(p) % W)));
   }
-  // E elements at pos, pos + step, ...: along a row each group is computed once.
+  // E elements at pos, pos + step, ...: along a row whose chunk starts on a group boundary (the
+  // fused kernel's chunks of an aligned output), straight-line code computes each group once, so a
+  // thread's chunks compute their Philox blocks side by side. Any other walk: element by element.
   template <int E>
   XF_HD XF_FORCEINLINE void at_row(index_t pos, index_t step, T* dst) const {
-    if (step != 1) {
+    if constexpr (E % W == 0) {
+      if (step == 1 && static_cast<std::uint64_t>(pos) % W == 0) {
+        const std::uint64_t c0 = static_cast<std::uint64_t>(pos) / W;
 #pragma unroll
-      for (int e = 0; e < E; ++e) dst[e] = at(pos + e * step);
-      return;
-    }
-    const auto first = static_cast<std::uint64_t>(pos);
-#pragma unroll 1
-    for (std::uint64_t c = first / W; c <= (first + E - 1) / W; ++c) {
-      C v[W];
-      static_cast<const D&>(*this).group(c, v);
+        for (int g = 0; g < E / W; ++g) {
+          C v[W];
+          static_cast<const D&>(*this).group(c0 + g, v);
 #pragma unroll
-      for (int e = 0; e < E; ++e)
-        if ((first + e) / W == c) dst[e] = convert<T>(pick(v, static_cast<int>((first + e) % W)));
+          for (int j = 0; j < W; ++j) dst[g * W + j] = convert<T>(v[j]);
+        }
+        return;
+      }
     }
+#pragma unroll
+    for (int e = 0; e < E; ++e) dst[e] = at(pos + e * step);
   }
 };
 
