@@ -5,6 +5,7 @@
 #   scripts/gpu_suite.sh run [options]       # on the GPU machine, over the carried build-gpu/
 #       --sanitize     also run the GPU tests under compute-sanitizer memcheck and racecheck
 #       --bench        also run the benchmarks (and CuPy's version of them when CuPy is there)
+#       --examples     also run every example program (examples/), output in examples.txt
 #       --only LIST    with --bench: only these suites (comma-separated: elementwise,reduce,linalg,signal),
 #                      each optionally with a Google Benchmark filter: elementwise:^random,linalg
 #       --out DIR      where logs and JSON go (default: $OUT, else ./out)
@@ -21,12 +22,14 @@ if [[ "$mode" == build ]]; then
   # 90-real: SASS only, no PTX (half the binary size; the staged build must stay under 64 MiB).
   cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
         -DXFUSE_BUILD_BENCHMARKS=ON -DXFUSE_BUILD_TESTS=ON -DXFUSE_BUILD_EXAMPLES=ON
+  examples=$(cd "$here/examples" && ls *.cu | sed 's/\.cu$//' | grep -v -x -e demo -e one_expression | sed 's/^/xfuse_example_/')
   cmake --build "$build" -j "$(nproc)" --target xfuse_gpu_tests xfuse_multigpu_tests xfuse_host_tests \
-        xfuse_bench_elementwise xfuse_bench_reduce xfuse_bench_linalg xfuse_bench_signal xfuse_demo
+        xfuse_bench_elementwise xfuse_bench_reduce xfuse_bench_linalg xfuse_bench_signal xfuse_demo $examples
   # Stage what the GPU machine needs (binaries, and the benchmark library, a shared object here):
   # carry build-gpu/stage, well under the 64 MiB the device tool moves.
   rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/lib"
   cp "$build"/tests/xfuse_{gpu,multigpu,host}_tests "$build/bench/xfuse_bench_elementwise" "$build/bench/xfuse_bench_reduce" "$build/bench/xfuse_bench_linalg" "$build/bench/xfuse_bench_signal" "$build/examples/xfuse_demo" "$stage/bin/"
+  for e in $examples; do cp "$build/examples/$e" "$stage/bin/"; done
   lib=$(ldd "$build/bench/xfuse_bench_elementwise" | awk '/libbenchmark/ {print $3}')
   [[ -n "$lib" ]] && cp -L "$lib" "$stage/lib/"
   git -C "$here" rev-parse --short HEAD > "$stage/COMMIT"
@@ -39,13 +42,14 @@ if [[ "$mode" == build ]]; then
 fi
 
 [[ "$mode" == run ]] || { sed -n '2,12p' "$0"; exit 2; }
-sanitize=0; bench=0; only="elementwise,reduce,linalg,signal"; out="${OUT:-$here/out}"
+sanitize=0; bench=0; run_examples=0; only="elementwise,reduce,linalg,signal"; out="${OUT:-$here/out}"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --sanitize) sanitize=1 ;;
     --bench) bench=1 ;;
     --out) out="$2"; shift ;;
     --only) only="$2"; shift ;;
+    --examples) run_examples=1 ;;
     *) echo "unknown option $1"; exit 2 ;;
   esac
   shift
@@ -98,6 +102,14 @@ if [[ $bench == 1 ]]; then
     python3 "$here/bench/torch_elementwise.py" "$out/torch_elementwise.json" 2>&1 | grep -v Warning || true
   fi
   python3 "$here/bench/report.py" "$out" 2>&1 || true  # report.md, and report.png where matplotlib is
+fi
+if [[ $run_examples == 1 ]]; then
+  echo "== examples (output in examples.txt)"
+  for e in "$bin"/xfuse_example_*; do
+    echo "=== $(basename "$e")" >> "$out/examples.txt"
+    "$e" >> "$out/examples.txt" 2>&1 || { echo "$(basename "$e") failed" | tee -a "$out/examples.txt"; status=1; }
+  done
+  grep -c "^===" "$out/examples.txt"
 fi
 echo "== demo"
 "$bin/xfuse_demo" 2>&1 || status=1  # (in log.txt: at most 8 files come back from the device tool)
