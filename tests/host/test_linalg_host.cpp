@@ -79,7 +79,7 @@ TEST_CASE("doc example: solvers", "[host][linalg][docs]") {
   const auto A = xf::asarray<double, xf::host>(std::vector<double>{4, 2, 0, 2, 5, 1, 0, 1, 3}, {3, 3});
   const auto b = xf::asarray<double, xf::host>(std::vector<double>{6, 8, 4}, {3});
   const auto x = xf::linalg::solve(A, b);     // A x = b: [1, 1, 1]
-  const auto Ai = xf::linalg::inv(A);         // a column-major view; .copy() for C order
+  const auto Ai = xf::linalg::inv(A);         // host: a column-major view; .copy() for C order
   const double d = xf::linalg::det(A).item(); // 44
   const auto L = xf::linalg::cholesky(A);     // lower triangular, L L^T = A
   const auto [sign, logabs] = xf::linalg::slogdet(A);  // 1, log(44)

@@ -59,14 +59,17 @@ dims<R> mdspan_strides(const dims<R>& shape, const dims<R>& strides) {
                   "); make a copy with .copy() first");
     order[n++] = d;
   }
-  // One-to-one: walking the dimensions by increasing stride, each stride passes the span of the
-  // previous one (what layout_stride requires; only wrap() with hand-made strides can fail this).
+  // Walking the dimensions by increasing stride, each stride must pass the span of the previous
+  // one: layout_stride's condition for a one-to-one mapping. Views whose dimensions interleave
+  // fail it (a slice with a step wider than the row it steps through), even where no element is
+  // reached twice.
   for (int i = 1; i < n; ++i)
     for (int j = i; j > 0 && s[order[j]] < s[order[j - 1]]; --j) std::swap(order[j], order[j - 1]);
   for (int i = 1; i < n; ++i)
     if (s[order[i]] < s[order[i - 1]] * shape[order[i - 1]])
       throw error("xf::as_mdspan: the strides " + to_string(strides) + " of shape " + to_string(shape) +
-                  " reach some elements twice, which cuda::std::layout_stride does not allow");
+                  " interleave (a stride below the span of a smaller-stride dimension), which cuda::std::layout_stride "
+                  "does not allow; make a copy with .copy() first");
   return s;
 }
 
