@@ -374,9 +374,7 @@ array<std::int64_t, 1, Space> row_swaps(const factored<T, Space>& f) {
   return count_nonzero(f.pivots != arange<std::int64_t>(1, f.n + 1), 1);
 }
 
-// Cholesky-factors every matrix of the stack in place, from the upper triangle of each
-// column-major matrix (potrf's UPPER: M = U^H U). Read in C order, that storage is M^T: the caller
-// passes C-ordered matrices whose lower triangle holds a, and gets L = U^T in C order back.
+// Cholesky-factors every matrix of the stack in place (lower triangle of each column-major matrix).
 template <class T, class Space>
 factored<T, Space> cholesky_factor(array<T, 3, Space> cols) {
   static_assert(lapack_element<T>, "xf::linalg: float, double, complex64 or complex128 matrices");
@@ -392,13 +390,13 @@ factored<T, Space> cholesky_factor(array<T, 3, Space> cols) {
     cusolver_state& st = cusolver_for(cols.device_id());
     constexpr cudaDataType_t t = blas_type<T>::data;
     const auto [dev_bytes, host_bytes] = workspace_size(st, 1, n, t, [&](std::size_t& d, std::size_t& h) {
-      check_cusolver(cusolverDnXpotrf_bufferSize(st.handle, st.params, CUBLAS_FILL_MODE_UPPER, n, t, cols.data(), n, t, &d, &h),
+      check_cusolver(cusolverDnXpotrf_bufferSize(st.handle, st.params, CUBLAS_FILL_MODE_LOWER, n, t, cols.data(), n, t, &d, &h),
                      "cusolverDnXpotrf_bufferSize");
     });
     void* const work = device_workspace(st, dev_bytes);
     if (st.host_workspace.size() < host_bytes) st.host_workspace.resize(host_bytes);
     for (index_t b = 0; b < f.count; ++b)
-      check_cusolver(cusolverDnXpotrf(st.handle, st.params, CUBLAS_FILL_MODE_UPPER, n, t, cols.data() + b * n * n, n, t, work, dev_bytes,
+      check_cusolver(cusolverDnXpotrf(st.handle, st.params, CUBLAS_FILL_MODE_LOWER, n, t, cols.data() + b * n * n, n, t, work, dev_bytes,
                                       st.host_workspace.data(), host_bytes, static_cast<int*>(f.info.get()) + b),
                      "cusolverDnXpotrf");
   } else {
@@ -409,10 +407,10 @@ factored<T, Space> cholesky_factor(array<T, 3, Space> cols) {
       *info = 0;
       if (n == 0) continue;
       T* m = cols.data() + b * n * n;
-      if constexpr (std::is_same_v<T, float>) spotrf_("U", &ni, m, &ni, info, 1);
-      else if constexpr (std::is_same_v<T, double>) dpotrf_("U", &ni, m, &ni, info, 1);
-      else if constexpr (std::is_same_v<T, complex64>) cpotrf_("U", &ni, m, &ni, info, 1);
-      else zpotrf_("U", &ni, m, &ni, info, 1);
+      if constexpr (std::is_same_v<T, float>) spotrf_("L", &ni, m, &ni, info, 1);
+      else if constexpr (std::is_same_v<T, double>) dpotrf_("L", &ni, m, &ni, info, 1);
+      else if constexpr (std::is_same_v<T, complex64>) cpotrf_("L", &ni, m, &ni, info, 1);
+      else zpotrf_("L", &ni, m, &ni, info, 1);
     }
   }
   return f;

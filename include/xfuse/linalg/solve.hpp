@@ -197,10 +197,9 @@ auto slogdet(const A& a_in) {
 }
 
 // np.linalg.cholesky: lower-triangular L with a = L L^H, for Hermitian positive-definite matrices
-// (only the lower triangle of a is read, as in NumPy). One fused kernel copies a's lower triangle,
-// zeros above it, in C order (a contiguous copy, no transpose); potrf factors it from the upper
-// triangle of its column-major reading, a's lower triangle: M = a^T = U^H U gives a = L L^H with
-// L = U^T, which is that same storage read in C order. The result is C-contiguous.
+// (only the lower triangle of a is read, as in NumPy). The column-major copy that potrf factors is
+// made with its upper triangle already zero (potrf leaves it untouched), so L needs no extra pass;
+// it is returned as a column-major view.
 template <expression A>
 auto cholesky(const A& a_in) {
   using T = value_t<A>;
@@ -212,10 +211,14 @@ auto cholesky(const A& a_in) {
   const index_t n = a.shape(R - 1);
   index_t count = 1;
   for (int i = 0; i < R - 2; ++i) count *= a.shape(i);
-  const array<T, R, Space> lower = where(tri<bool>(n), a, T(0));  // np.tril(a): the mask is a generator
-  const auto f = detail::cholesky_factor(lower.reshape(std::array<index_t, 3>{count, n, n}));
-  detail::attach_info_check(lower, f, "xf::linalg::cholesky", "the matrix is not positive definite");
-  return lower;
+  // Element (r, c) of the copy is a(c, r): keep c >= r, the lower triangle of a. The mask is
+  // np.tri's transpose, a generator: one fused kernel, nothing else materialised.
+  const auto keep = tri<bool>(n).T();
+  const array<T, R, Space> lower_t = where(keep, a.swapaxes(R - 1, R - 2), T(0));
+  const auto f = detail::cholesky_factor(lower_t.reshape(std::array<index_t, 3>{count, n, n}));
+  const auto out = f.cols.reshape(detail::batch_then<R>(a.shape(), {n, n})).swapaxes(R - 1, R - 2);
+  detail::attach_info_check(out, f, "xf::linalg::cholesky", "the matrix is not positive definite");
+  return out;
 }
 
 }  // namespace xf::linalg
