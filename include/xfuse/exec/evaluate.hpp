@@ -169,6 +169,22 @@ void run_expression(Out* out, int out_device, const std::array<index_t, N>& shap
         if ((s[d] * static_cast<index_t>(itemsize)) % static_cast<index_t>(width)) return false;
       return true;
     };
+#if XF_CUDA_TU
+    // A random draw alone into contiguous memory: its own fill kernel (kernel.cuh).
+    if constexpr (L == 1 && std::is_same_v<Fn, slot<0, Out>>) {
+      using Leaf = tuple_element_t<0, Descs>;
+      if constexpr (group_leaf<Leaf>) {
+        constexpr int W = Leaf::group_size;
+        if (p.lay.rank == 1 && p.lay.out_stride[0] == 1 && p.lay.stride[0][0] == 1 && p.lay.base[0] % W == 0 &&
+            reinterpret_cast<std::uintptr_t>(p.out) % (W * sizeof(Out) < 16 ? W * sizeof(Out) : 16) == 0) {
+          const int blocks = device(cur).multiprocessor_count() * 8;
+          group_fill_kernel<Leaf, Out><<<blocks, 256, 0, current_slot(cur).handle>>>(get<0>(p.leaves), p.out, p.lay.base[0] / W, p.lay.size);
+          XF_CUDA_CHECK(cudaGetLastError());
+          return;
+        }
+      }
+    }
+#endif
     p.row_chunks = p.lay.rank == 1 || p.lay.extent[0] % Plan::E == 0;
     p.out_vec = aligned(p.out, 0, sizeof(Out), p.lay.out_stride);
     [&]<int... K>(std::integer_sequence<int, K...>) {

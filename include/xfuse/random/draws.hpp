@@ -36,6 +36,7 @@ XF_HD XF_FORCEINLINE C pick(const C (&v)[W], int i) {
 template <class D, class T, class C, int W>
 struct grouped_draw {
   using value_type = T;
+  using group_type = C;
   static constexpr bool in_memory = false;
   static constexpr int group_size = W;
 
