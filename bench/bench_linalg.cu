@@ -288,6 +288,39 @@ void cholesky_case(benchmark::State& state) {
   report_solver<T>(state, ms, raw);
 }
 
+// Where cholesky's time goes, each part timed alone (CUDA-event medians): the copy kernel that
+// reads the lower triangle (xfuse's), the fused masked transpose it replaced, a plain device copy,
+// and potrf after a plain copy through xfuse's cuSOLVER state against the raw handle.
+template <class T>
+void cholesky_parts(benchmark::State& state) {
+  const xf::index_t n = state.range(0);
+  const auto a = well_conditioned<T>(n);
+  const xf::array<T, 2> spd = xf::matmul(a, a.T());
+  xf::array<T, 3> m({1, n, n});
+  const cudaStream_t s = xf::current_stream().handle();
+  const double lower = median_ms([&] {
+    xf::detail::lower_copy(spd.data(), xf::detail::stack_strides{n * n, n, 1}, m.data(), n, 1, s);
+  }, 21);
+  xf::array<T, 2> masked;
+  const double fused = median_ms([&] { masked = xf::where(xf::tri<bool>(n).T(), spd.T(), T(0)); }, 21);
+  const double copy = median_ms([&] { check(cudaMemcpyAsync(m.data(), spd.data(), spd.nbytes(), cudaMemcpyDeviceToDevice, s), "copy"); }, 21);
+  const double potrf_xf = median_ms([&] {
+    check(cudaMemcpyAsync(m.data(), spd.data(), spd.nbytes(), cudaMemcpyDeviceToDevice, s), "copy");
+    (void)xf::detail::cholesky_factor(m);
+  }, 11, 2);
+  // The fused copy and the kernel agree exactly.
+  const double diff = xf::max(xf::abs(xf::where(masked == m.reshape({n, n}), 0, 1))).item();
+  if (diff != 0) {
+    std::fprintf(stderr, "cholesky parts %lld: the copy kernel and the fused copy differ\n", static_cast<long long>(n));
+    std::abort();
+  }
+  for (auto _ : state) state.SetIterationTime(lower / 1e3);
+  state.counters["lower_copy_ms"] = lower;
+  state.counters["fused_copy_ms"] = fused;
+  state.counters["memcpy_ms"] = copy;
+  state.counters["memcpy_potrf_xf_ms"] = potrf_xf;
+}
+
 // Host cost of one 64 x 64 solve with one right-hand side: the time to enqueue it, over 20 calls
 // (a few hundred launches, well inside the launch queue, so the GPU never throttles the host),
 // against the raw cuSOLVER sequence (copy, getrf, getrs) enqueued the same way.
@@ -521,7 +554,9 @@ BENCHMARK(solve_case<double>)->Name("solve/f64")->Arg(512)->Arg(4096)->UseManual
 BENCHMARK(inv_case<float>)->Name("inv/f32")->Arg(512)->Arg(4096)->Arg(6000)->UseManualTime()->Iterations(1);
 BENCHMARK(det_case<float>)->Name("det/f32")->Arg(512)->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(cholesky_case<float>)->Name("cholesky/f32")->Arg(512)->Arg(4096)->UseManualTime()->Iterations(1);
-BENCHMARK(cholesky_case<double>)->Name("cholesky/f64")->Arg(4096)->UseManualTime()->Iterations(1);
+BENCHMARK(cholesky_case<double>)->Name("cholesky/f64")->Arg(512)->Arg(4096)->UseManualTime()->Iterations(1);
+BENCHMARK(cholesky_parts<float>)->Name("cholesky_parts/f32")->Arg(512)->Arg(4096)->UseManualTime()->Iterations(1);
+BENCHMARK(cholesky_parts<double>)->Name("cholesky_parts/f64")->Arg(512)->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(solve_host_cost)->Name("solve/host_cost/64x64/f32")->UseManualTime()->Iterations(1);
 BENCHMARK(solve_batched)->Name("solve/batched/1000x64x64/f32")->UseManualTime()->Iterations(1);
 BENCHMARK(qr_case)->Name("qr/f32")->Arg(512)->Arg(1024)->Arg(2048)->Arg(4096)->UseManualTime()->Iterations(1);

@@ -204,6 +204,51 @@ void solvers_large() {
   REQUIRE_THROWS_WITH(xf::to_host(xf::linalg::inv(xf::asarray<T, Space>(av, {2, 80, 80}))), XF_CONTAINS("matrix 1 of the batch"));
 }
 
+// cholesky reads a's lower triangle only (NumPy), from any layout: orders on both sides of the
+// device copy's 32-wide tiles, garbage (1e30) above the diagonal, a C-ordered stack, a stack of
+// transposed views (the matrix stored transposed) and every other matrix of a longer stack.
+template <class Space, class T>
+void cholesky_layouts() {
+  for (const std::size_t n : {std::size_t{1}, std::size_t{31}, std::size_t{33}, std::size_t{70}}) {
+    const std::size_t count = 2;
+    const auto mv = uniform<T>(count * n * n, -1, 1);
+    std::vector<T> spd(count * n * n), stored(count * n * n), stored_t(count * n * n), spaced(2 * count * n * n, T(7));
+    for (std::size_t q = 0; q < count; ++q)
+      for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+          cd s = i == j ? cd(static_cast<double>(n)) : cd(0);
+          for (std::size_t p = 0; p < n; ++p) s += as_cd(mv[(q * n + i) * n + p]) * std::conj(as_cd(mv[(q * n + j) * n + p]));
+          const T v = from_cd<T>(j > i ? cd(1e30) : s);  // only the lower triangle is meaningful
+          spd[(q * n + i) * n + j] = from_cd<T>(s);
+          stored[(q * n + i) * n + j] = v;
+          stored_t[(q * n + j) * n + i] = v;
+          spaced[(2 * q * n + i) * n + j] = v;
+        }
+    const xf::index_t ni = static_cast<xf::index_t>(n), c = static_cast<xf::index_t>(count);
+    const auto check = [&](const auto& l_in, const char* layout) {
+      const auto l = xf::to_host(l_in);
+      const double tol = solve_tolerance<T>(n);
+      for (std::size_t q = 0; q < count; ++q)
+        for (std::size_t i = 0; i < n; ++i)
+          for (std::size_t j = 0; j <= i; ++j) {
+            INFO(xf::dtype_name<T> << " cholesky of order " << n << ", " << layout << ", matrix " << q << " (" << i << ", " << j << ")");
+            REQUIRE(as_cd(l[(q * n + j) * n + i]) == cd(0));  // above the diagonal: (j, i)
+            cd r = -as_cd(spd[(q * n + i) * n + j]);
+            double s = std::abs(r);
+            for (std::size_t p = 0; p <= j; ++p) {
+              const cd t = as_cd(l[(q * n + i) * n + p]) * std::conj(as_cd(l[(q * n + j) * n + p]));
+              r += t;
+              s += std::abs(t);
+            }
+            REQUIRE(std::abs(r) <= tol * s);
+          }
+    };
+    check(xf::linalg::cholesky(xf::asarray<T, Space>(stored, {c, ni, ni})), "C order");
+    check(xf::linalg::cholesky(xf::asarray<T, Space>(stored_t, {c, ni, ni}).swapaxes(1, 2)), "transposed view");
+    check(xf::linalg::cholesky(xf::asarray<T, Space>(spaced, {2 * c, ni, ni})(xf::slice(xf::_, xf::_, 2))), "every other matrix");
+  }
+}
+
 // Systems that need row exchanges at every step (well-conditioned matrices with their rows
 // reversed), orders 1 to 64 (the device's one-launch solver covers up to 64) and 65 (cuSOLVER),
 // one right-hand side vector shared by the batch and blocks of several: residuals and inverses.

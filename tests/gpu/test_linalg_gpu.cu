@@ -72,6 +72,13 @@ TEST_CASE("singular and indefinite matrices surface at the next host read, and b
   solver_errors<xf::device>();
 }
 
+TEST_CASE("cholesky reads only the lower triangle, from any layout, orders 1 to 70, on device arrays", "[gpu][linalg]") {
+  cholesky_layouts<xf::device, float>();
+  cholesky_layouts<xf::device, double>();
+  cholesky_layouts<xf::device, xf::complex64>();
+  cholesky_layouts<xf::device, xf::complex128>();
+}
+
 TEST_CASE("solve and inv with row exchanges at every step, orders 1 to 65, on device arrays", "[gpu][linalg][small_lu]") {
   solvers_pivoting<xf::device, float>();
   solvers_pivoting<xf::device, double>();

@@ -97,6 +97,13 @@ TEST_CASE("doc example: solvers", "[host][linalg][docs]") {
   CHECK(std::abs(logabs.item() - std::log(44.0)) < 1e-14);
 }
 
+TEST_CASE("cholesky reads only the lower triangle, from any layout, orders 1 to 70, on host arrays", "[host][linalg]") {
+  cholesky_layouts<xf::host, float>();
+  cholesky_layouts<xf::host, double>();
+  cholesky_layouts<xf::host, xf::complex64>();
+  cholesky_layouts<xf::host, xf::complex128>();
+}
+
 TEST_CASE("solve and inv with row exchanges at every step, orders 1 to 65, on host arrays", "[host][linalg]") {
   solvers_pivoting<xf::host, float>();
   solvers_pivoting<xf::host, double>();

@@ -10,6 +10,7 @@
 #include "../reduce.hpp"
 #include "factor.hpp"
 #include "matmul.hpp"
+#include "lower_copy.cuh"
 #include "small_lu.cuh"
 
 namespace xf::linalg {
@@ -199,7 +200,8 @@ auto slogdet(const A& a_in) {
 // np.linalg.cholesky: lower-triangular L with a = L L^H, for Hermitian positive-definite matrices
 // (only the lower triangle of a is read, as in NumPy). The column-major copy that potrf factors is
 // made with its upper triangle already zero (potrf leaves it untouched), so L needs no extra pass;
-// it is returned as a column-major view.
+// it is returned as a column-major view. On the device the copy reads only a's lower triangle
+// (lower_copy.cuh); on the host it is one fused expression.
 template <expression A>
 auto cholesky(const A& a_in) {
   using T = value_t<A>;
@@ -211,11 +213,21 @@ auto cholesky(const A& a_in) {
   const index_t n = a.shape(R - 1);
   index_t count = 1;
   for (int i = 0; i < R - 2; ++i) count *= a.shape(i);
-  // Element (r, c) of the copy is a(c, r): keep c >= r, the lower triangle of a. The mask is
-  // np.tri's transpose, a generator: one fused kernel, nothing else materialised.
-  const auto keep = tri<bool>(n).T();
-  const array<T, R, Space> lower_t = where(keep, a.swapaxes(R - 1, R - 2), T(0));
-  const auto f = detail::cholesky_factor(lower_t.reshape(std::array<index_t, 3>{count, n, n}));
+  const auto lower_t = [&] {
+    if constexpr (std::is_same_v<Space, device>) {
+      const auto a3 = a.reshape(std::array<index_t, 3>{count, n, n});
+      array<T, 3, Space> m(dims<3>{count, n, n});
+      detail::lower_copy(a3.data(), detail::stack_strides{a3.strides()[0], a3.strides()[1], a3.strides()[2]}, m.data(), n, count,
+                         current_stream().handle());
+      return m;
+    } else {
+      // Element (r, c) of the copy is a(c, r): keep c >= r, the lower triangle of a. The mask is
+      // np.tri's transpose, a generator: one fused kernel, nothing else materialised.
+      const array<T, R, Space> m = where(tri<bool>(n).T(), a.swapaxes(R - 1, R - 2), T(0));
+      return m.reshape(std::array<index_t, 3>{count, n, n});
+    }
+  }();
+  const auto f = detail::cholesky_factor(lower_t);
   const auto out = f.cols.reshape(detail::batch_then<R>(a.shape(), {n, n})).swapaxes(R - 1, R - 2);
   detail::attach_info_check(out, f, "xf::linalg::cholesky", "the matrix is not positive definite");
   return out;
