@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core.hpp"
+#include "exec/as_array.hpp"
 #include "complex.hpp"
 #include "signal/correlate_kernel.cuh"
 
@@ -74,11 +75,16 @@ array<T, 2, Space> run_correlation(const array<T, 2, Space>& x, const array<T, 2
   return out;
 }
 
-// The operands in their common type, as arrays (expressions evaluated once).
-template <class T, class E>
-auto signal_operand(const E& e) {
-  if constexpr (std::is_same_v<value_t<E>, T> && requires { e.data(); }) return e;
-  else return eval(e.template astype<T>());
+// The filter as run_correlation reads it: conjugated for correlation (complex), reversed along
+// every axis for convolution, contiguous.
+template <bool Correlate, class T, int R, class Space>
+array<T, R, Space> filter_of(const array<T, R, Space>& v) {
+  if constexpr (Correlate) {
+    if constexpr (is_complex<T>) return array<T, R, Space>(conj(v));
+    else return v.is_contiguous() ? v : v.copy();
+  } else {
+    return v.flip().copy();
+  }
 }
 
 template <class A, class V>
@@ -96,21 +102,13 @@ auto signal_1d(const A& a_in, const V& v_in, conv_mode mode, const char* op) {
   static_assert(signal_element<T>, "xf::convolve / xf::correlate: float, double, complex64 or complex128 operands");
   using Space = resolved_space_t<space_t<A>>;
   static_assert(std::is_same_v<Space, resolved_space_t<space_t<V>>>, "xf::convolve: one operand is on the host, the other on the device");
-  const array<T, 1, Space> a = signal_operand<T>(a_in), v = signal_operand<T>(v_in);
+  const array<T, 1, Space> a = as_array_of<T>(a_in), v = as_array_of<T>(v_in);
   require_nonempty(a, op, "the first operand");
   require_nonempty(v, op, "the second operand");
   const index_t m = a.size(), n = v.size();
   // NumPy: 'same' keeps the longer length; correlate centres it one later when v is the longer.
   const conv_window w = window_of(mode, m, n, std::max(m, n), Correlate && n > m);
-  // Convolution reads v reversed; correlation reads it conjugated.
-  const array<T, 1, Space> f = [&] {
-    if constexpr (Correlate) {
-      if constexpr (is_complex<T>) return array<T, 1, Space>(conj(v));
-      else return v.is_contiguous() ? v : v.copy();
-    } else {
-      return v.flip(0).copy();
-    }
-  }();
+  const array<T, 1, Space> f = filter_of<Correlate>(v);
   return run_correlation(a.reshape(std::array<index_t, 2>{1, m}), f.reshape(std::array<index_t, 2>{1, n}), conv_window{1, 0}, w)
       .reshape(std::array<index_t, 1>{w.length});
 }
@@ -122,7 +120,7 @@ auto signal_2d(const A& a_in, const V& v_in, conv_mode mode, const char* op) {
   static_assert(signal_element<T>, "xf::convolve2d / xf::correlate2d: float, double, complex64 or complex128 operands");
   using Space = resolved_space_t<space_t<A>>;
   static_assert(std::is_same_v<Space, resolved_space_t<space_t<V>>>, "xf::convolve2d: one operand is on the host, the other on the device");
-  const array<T, 2, Space> a = signal_operand<T>(a_in), v = signal_operand<T>(v_in);
+  const array<T, 2, Space> a = as_array_of<T>(a_in), v = as_array_of<T>(v_in);
   require_nonempty(a, op, "in1");
   require_nonempty(v, op, "in2");
   const index_t m = a.shape(0), n = a.shape(1), p = v.shape(0), q = v.shape(1);
@@ -132,14 +130,7 @@ auto signal_2d(const A& a_in, const V& v_in, conv_mode mode, const char* op) {
   if (p > 2147483647 || q > 2147483647) throw shape_error(std::string(op) + ": the filter is too large");
   // SciPy: 'same' keeps in1's extent; correlate2d centres an odd surplus one later.
   const conv_window rows = window_of(mode, m, p, m, Correlate), cols = window_of(mode, n, q, n, Correlate);
-  const array<T, 2, Space> f = [&] {
-    if constexpr (Correlate) {
-      if constexpr (is_complex<T>) return array<T, 2, Space>(conj(v));
-      else return v.is_contiguous() ? v : v.copy();
-    } else {
-      return v.flip().copy();
-    }
-  }();
+  const array<T, 2, Space> f = filter_of<Correlate>(v);
   return run_correlation(a, f, rows, cols);
 }
 

@@ -6,6 +6,8 @@
 // of batch dimensions whose strides collapse to one.
 #pragma once
 
+#include <optional>
+
 #include <algorithm>
 #include <array>
 #include <string>
@@ -204,16 +206,11 @@ array<T, matmul_rank(RA, RB), Space> matmul_arrays(const array<T, RA, Space>& a,
                                                    bool conj_a = false, bool conj_b = false) {
   const auto p = plan_matmul(a, b);
   using S = compute_t<T>;
-  if constexpr (std::is_same_v<Space, device>) {
-    const device_guard on_device(a.device_id());
-    array<T, matmul_rank(RA, RB), Space> c(p.out);
-    matmul_into(a, b, p, opt, conj_a, conj_b, S(1), S(0), c);
-    return c;
-  } else {
-    array<T, matmul_rank(RA, RB), Space> c(p.out);
-    matmul_into(a, b, p, opt, conj_a, conj_b, S(1), S(0), c);
-    return c;
-  }
+  std::optional<device_guard> on_device;  // device operands: their device, for the result and the GEMM
+  if constexpr (std::is_same_v<Space, device>) on_device.emplace(a.device_id());
+  array<T, matmul_rank(RA, RB), Space> c(p.out);
+  matmul_into(a, b, p, opt, conj_a, conj_b, S(1), S(0), c);
+  return c;
 }
 
 }  // namespace detail

@@ -2,6 +2,7 @@
 // one BLAS call when it is first used.
 #pragma once
 
+#include "../exec/as_array.hpp"
 #include "product.hpp"
 
 namespace xf {
@@ -12,19 +13,6 @@ template <class E, class T>
 inline constexpr bool conj_of_array = false;
 template <class V, int R, class Space, class T>
 inline constexpr bool conj_of_array<node<ops::conj, array<V, R, Space>>, T> = is_complex<V> && std::is_same_v<V, T>;
-
-template <class E>
-auto as_array(const E& e) {
-  if constexpr (requires { e.data(); }) return e;
-  else return eval(e);
-}
-
-// e as an array of element type T: the array itself when it already is one (no copy).
-template <class T, class E>
-auto as_array_of(const E& e) {
-  if constexpr (std::is_same_v<value_t<E>, T>) return as_array(e);
-  else return eval(e.template astype<T>());
-}
 
 }  // namespace detail
 
