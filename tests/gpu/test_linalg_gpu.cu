@@ -72,7 +72,7 @@ TEST_CASE("singular and indefinite matrices surface at the next host read, and b
   solver_errors<xf::device>();
 }
 
-TEST_CASE("cholesky reads only the lower triangle, from any layout, orders 1 to 70, on device arrays", "[gpu][linalg]") {
+TEST_CASE("cholesky reads only the lower triangle, from any layout, orders 1 to 70, on device arrays", "[gpu][linalg][cholesky]") {
   cholesky_layouts<xf::device, float>();
   cholesky_layouts<xf::device, double>();
   cholesky_layouts<xf::device, xf::complex64>();
