@@ -232,7 +232,7 @@ void cholesky_layouts() {
         for (std::size_t i = 0; i < n; ++i)
           for (std::size_t j = 0; j <= i; ++j) {
             INFO(xf::dtype_name<T> << " cholesky of order " << n << ", " << layout << ", matrix " << q << " (" << i << ", " << j << ")");
-            REQUIRE(as_cd(l[(q * n + j) * n + i]) == cd(0));  // above the diagonal: (j, i)
+            if (j < i) REQUIRE(as_cd(l[(q * n + j) * n + i]) == cd(0));  // above the diagonal: (j, i)
             cd r = -as_cd(spd[(q * n + i) * n + j]);
             double s = std::abs(r);
             for (std::size_t p = 0; p <= j; ++p) {
