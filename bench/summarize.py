@@ -103,11 +103,15 @@ if la_path.exists():
     cl = json.loads(cl_path.read_text())["results"] if cl_path.exists() else {}
     print("\n| linear algebra | xfuse ms | TFLOP/s | raw library ms | vs raw (cuBLAS / cuSOLVER) | CuPy ms | xfuse vs CuPy | PyTorch ms |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
-    cpu_rows = []
+    cpu_rows, part_rows = [], []
     for b in la["benchmarks"]:
         if b.get("run_type", "iteration") != "iteration":
             continue
         name = base(b["name"])
+        if "lower_copy_ms" in b:
+            part_rows.append(f"| {name} | {fmt(b['lower_copy_ms'])} | {fmt(b['fused_copy_ms'])} | {fmt(b['memcpy_ms'])} | "
+                             f"{fmt(b['memcpy_potrf_xf_ms'])} |")
+            continue
         if "cpu_ms" in b:
             cpu_rows.append(f"| {name} | {fmt(b['cpu_ms'])} | {fmt(b['ms'])} | {fmt(b['gpu_speedup'])} |")
             continue
@@ -125,6 +129,10 @@ if la_path.exists():
         vs = b.get("vs_cublas", b.get("vs_cusolver"))
         print(f"| {name} | {fmt(b['ms'])} | {fmt(b.get('TFLOPs'))} | {fmt(b.get('raw_ms'))} | {fmt(vs)} | {fmt(cms)} | "
               f"{fmt(cms / b['ms'] if cms else None)} | {fmt(c.get('torch_ms'))} |")
+    if part_rows:
+        print("\n| Cholesky's parts | copy kernel ms (lower triangle) | fused masked transpose ms | device memcpy ms | memcpy + potrf through xfuse ms |")
+        print("|---|---:|---:|---:|---:|")
+        print("\n".join(part_rows))
     if cpu_rows:
         print("\n| same call on host and device arrays | CPU ms (OpenBLAS) | GPU ms | GPU speedup |")
         print("|---|---:|---:|---:|")
