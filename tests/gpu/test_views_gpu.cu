@@ -153,3 +153,20 @@ TEST_CASE("generators fuse on the device", "[gpu][generators]") {
   const xf::array<std::uint8_t, 3> z = xf::zeros<std::uint8_t>({7, 9, 11});
   CHECK(xf::to_host(z) == std::vector<std::uint8_t>(7 * 9 * 11, 0));
 }
+
+// The tiled walk (a transposed leaf) with generators beside it: generators are evaluated as each
+// element is computed, not held from the start. Extents across the 64- and 32-wide tiles, f32 and
+// f64, a batch dimension, diagonal offsets on both sides.
+TEST_CASE("generators next to transposed leaves (the tiled walk) on the device", "[gpu][generators][views]") {
+  const auto a = both(uniform<double>(70 * 131, -1, 1), xf::dims<2>{70, 131});
+  const auto af = both(uniform<float>(131 * 70, -1, 1), xf::dims<2>{131, 70});
+  for (const xf::index_t k : {xf::index_t{-5}, xf::index_t{0}, xf::index_t{9}}) {
+    auto lower_t = [k](const auto& x) { return xf::where(xf::tri<bool>(70, 131, k).T(), x.T(), 0.0); };
+    same_on_both<double>("where(tri(70, 131, k).T(), A.T(), 0), k = " + std::to_string(k), lower_t, 0, a);
+    auto eye_t = [k](const auto& x) { return x.T() * 2.0f + xf::eye<float>(70, 131, k) * xf::tri<float>(70, 131, k); };
+    same_on_both<float>("A.T() * 2 + eye(70, 131, k) * tri(70, 131, k), k = " + std::to_string(k), eye_t, 1e-6, af);
+  }
+  const auto s = both(uniform<double>(3 * 65 * 97, -1, 1), xf::dims<3>{3, 65, 97});
+  auto batch_t = [](const auto& x) { return x.swapaxes(1, 2) * xf::arange<double>(65) + xf::linspace(0.0, 1.0, 65); };
+  same_on_both<double>("swapaxes(1, 2) * arange + linspace over a batch", batch_t, 1e-12, s);  // FMA on the device
+}

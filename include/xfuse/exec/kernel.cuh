@@ -300,13 +300,17 @@ __device__ void tiled_path(const Plan& p, unsigned char* smem) {
   const int m1 = lay.extent[1] - j0 < T ? static_cast<int>(lay.extent[1] - j0) : T;
 
   // Leaves read in place go first, so their loads are in flight while the staged ones arrive.
-  // Thread (tx, ty) takes elements (i = tx, j = ty + r * rows).
+  // Thread (tx, ty) takes elements (i = tx, j = ty + r * rows). Generators (no memory) are
+  // evaluated just before each element is computed: they have no latency to hide, and holding
+  // per values of each from the start spilled registers (where(tri(n).T(), a.T(), 0): 188 bytes).
   typename leaf_values<typename Plan::leaves_type, per>::type vals;
   [&]<int... K>(std::integer_sequence<int, K...>) {
     (
         [&] {
           using Leaf = tuple_element_t<K, typename Plan::leaves_type>;
-          if constexpr (Leaf::in_memory) {
+          if constexpr (!Leaf::in_memory) {
+            return;
+          } else {
             if (p.staged[K]) return;
           }
           const auto& leaf = get<K>(p.leaves);
@@ -356,8 +360,18 @@ __device__ void tiled_path(const Plan& p, unsigned char* smem) {
   typename Plan::out_type* out = p.out + out_corner + tx * lay.out_stride[0] + ty * lay.out_stride[1];
   const index_t out_step = rows * lay.out_stride[1];
 #pragma unroll
-  for (int r = 0; r < per; ++r, out += out_step)
+  for (int r = 0; r < per; ++r, out += out_step) {
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      (
+          [&] {
+            using Leaf = tuple_element_t<K, typename Plan::leaves_type>;
+            if constexpr (!Leaf::in_memory)
+              get<K>(vals).v[r] = get<K>(p.leaves).at(corner[K] + tx * lay.stride[K][0] + (ty + r * rows) * lay.stride[K][1]);
+          }(),
+          ...);
+    }(leaf_seq);
     if (tx < m0 && ty + r * rows < m1) *out = compute(p, vals, r, leaf_seq);
+  }
 }
 
 template <class Plan>
