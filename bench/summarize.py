@@ -40,6 +40,12 @@ if ew_path.exists():
         cms = c.get("fused_ms")
         print(f"| {key} | {fmt(b['ms'])} | {fmt(b['GBps'], 4)} | {fmt(b['vs_copy'])} | {fmt(b.get('vs_cub'))} | "
               f"{fmt(b.get('vs_hand'))} | {fmt(b.get('vs_unfused'))} | {fmt(cms)} | {fmt(cms / b['ms'] if cms else None)} |")
+    masked = [b for b in rows if "masked_ms" in b]
+    if masked:
+        print("\n| transposed copy | A.T() ms | vs copy | where(tri(n).T(), A.T(), 0) ms | masked over plain |")
+        print("|---|---:|---:|---:|---:|")
+        for b in masked:
+            print(f"| {base(b['name'])} | {fmt(b['ms'])} | {fmt(b['vs_copy'])} | {fmt(b['masked_ms'])} | {fmt(b['masked_ms'] / b['ms'])} |")
     rnd = [b for b in rows if base(b["name"]).startswith("random/")]
     if rnd:
         print("\n| random draw | xfuse ms | GB/s | vs memset (write ceiling) | vs unfused | CuPy ms | xfuse vs CuPy |")
