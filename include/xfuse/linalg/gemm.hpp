@@ -6,10 +6,9 @@
 // of batch dimensions whose strides collapse to one.
 #pragma once
 
-#include <optional>
-
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <string>
 
 #include "blas.hpp"
