@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // xf::benchmark: the counterpart of cupyx.profiler.benchmark. Runs warm-ups, then times each
 // repeat on the host clock and, when a GPU is present, with CUDA events on the current stream:
 //

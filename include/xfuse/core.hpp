@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Arrays, expressions and element-wise math: everything but the library-backed layers (no cuBLAS,
 // cuSOLVER or CUB here, to keep builds quick). Complex element types need <xfuse/complex.hpp>,
 // half and bfloat16 <xfuse/half.hpp>.

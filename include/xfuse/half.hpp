@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // 16-bit floats: xf::half (float16) and xf::bfloat16, stored as such and computed in float. Kept
 // out of core.hpp because cuda_fp16.h and cuda_bf16.h cost about 0.6 s of every build;
 // xfuse.hpp includes this header.

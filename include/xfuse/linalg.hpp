@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dense linear algebra: matmul and NumPy's products on cuBLAS, xf::linalg's solvers and
 // decompositions (solve, inv, det, cholesky, qr, eigh, svd, lstsq, pinv, norm) on cuSOLVER
 // (device arrays), both on OpenBLAS for host arrays. Link with xfuse::linalg. Kept out of <xfuse/core.hpp>, whose build

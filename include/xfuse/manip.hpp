@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Array manipulation, NumPy's names and rules, for host and device arrays: joining (concatenate,
 // stack, vstack, hstack), tile and repeat, meshgrid, pad and roll, take and put, nonzero, argwhere
 // and unique, ascontiguousarray, atleast_1d and atleast_2d. Built on views, generators, fused

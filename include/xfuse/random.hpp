@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random numbers that fuse into expressions (NumPy's Generator API on a counter-based Philox):
 //
 //   xf::random::generator g(42);

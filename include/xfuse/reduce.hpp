@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reductions of any expression, in one pass with no temporary: sum, prod, mean, var, std, min, max,
 // argmin, argmax, any, all, count_nonzero, nansum, nanmean, nanmin, nanmax, and user reducers
 // (xf::reduce). Over all elements (a 0-d array), one axis or several, with keepdims; NumPy's result

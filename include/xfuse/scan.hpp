@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Cumulative sums and products (NumPy's cumsum, cumprod) of any expression: along one axis (the
 // result has the input's shape) or, with no axis, over the flattened input in C order (a 1-D
 // result). NumPy's result types (int8 accumulates in int64), or a `Dtype` given as the first

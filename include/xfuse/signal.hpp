@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Convolution and correlation: NumPy's convolve and correlate (1-D) and SciPy's convolve2d and
 // correlate2d (zero fill), on host and device arrays of float, double and complex types.
 //

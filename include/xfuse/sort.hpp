@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Sorting along the last axis (NumPy's sort and argsort, axis=-1): stable, NaN last, for every
 // real element type, of any expression. xf::sort returns the sorted values, xf::argsort the int64
 // positions that sort each line. Device arrays sort on CUB's radix sorts (sort/device.cuh) in

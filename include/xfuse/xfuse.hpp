@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Everything xfuse offers, but linear algebra (<xfuse/linalg.hpp>) and the Thrust iterators
 // (<xfuse/interop.hpp>: Thrust's headers cost every file about a second).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // xf::array<T, R, Space>: a shared handle to N-d data with static element type and rank, dynamic
 // extents and strides (in elements; negative and zero allowed). Copying the handle shares the
 // buffer (like cupy.ndarray); views share it and keep it alive; .copy() copies the data.

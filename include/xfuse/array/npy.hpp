@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NumPy's .npy files without Python. xf::save_npy writes an array as numpy.save does (format 1.0,
 // or 2.0 for a header over 64 KiB; C order, little-endian), xf::load_npy reads one into an array
 // of a given element type and rank (formats 1.0, 2.0, 3.0; C or Fortran order; either byte order),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Printing in NumPy's layout: xf::repr(a) gives what repr(numpy_array) gives, for every element
 // type: shortest round-trip floats with NumPy's padding, scientific notation when NumPy would use
 // it, line wrapping at 75 columns, and "..." summaries past 1000 elements (3 edge items).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Index arguments for views: xf::slice(start, stop, step) with xf::_ for "None", xf::all,
 // xf::newaxis, and plain integers (which remove a dimension).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Moving data: host data to device arrays (asarray), device arrays to the host (to_host, .get(),
 // to_host_async), between devices (.to), and reading one value (.item()). Device copies are
 // ordered on the current stream and staged through the pinned pool; calls that return host data

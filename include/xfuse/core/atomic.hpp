@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Atomics on the GCC/Clang builtins. xfuse needs counters, flags and pointers published once;
 // <atomic> would add about 0.2 s to every build that includes xfuse.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The memory under arrays: one block shared by every array that views it, released with the last
 // of them. An intrusive count rather than std::shared_ptr, whose <memory> adds about 0.6 s to
 // every build that includes xfuse.

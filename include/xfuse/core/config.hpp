@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Compiler plumbing shared by every header: host/device annotations and the index type.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Element conversion, the same on host and device (astype, promotion, materialising into arrays).
 //
 // Float to integer is saturating: NaN gives 0, values past the integer's range give its minimum or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Devices: queries with properties cached once, the current device, device_guard, peer access.
 // `xf::device` is also the memory-space tag of device arrays; `xf::host` that of host arrays.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Element types: the one place that lists them, with their NumPy names and traits.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exceptions. Every failure names the operation and the shapes, dtypes or devices involved;
 // throwing leaves arrays and the memory pool as they were.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Events: record on a stream, wait, query, time between two events, make a stream wait.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device memory: one stream-ordered pool per device (cudaMemPool), with CuPy's statistics and
 // limits. Blocks are allocated and freed on the stream that was current at allocation, so freeing
 // never races with work still queued on that stream; freed memory stays in the pool for reuse.

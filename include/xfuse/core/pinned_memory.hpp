@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A pool of page-locked host memory for transfers, reused across copies (like CuPy's
 // PinnedMemoryPool). A block returns to the pool with an event recorded after the copy that used
 // it, and is handed out again only once that event has completed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Shapes and strides: plain std::array of signed 64-bit extents, strides counted in elements.
 #pragma once
 

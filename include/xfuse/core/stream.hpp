@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Streams: xf::stream (a shared RAII handle), the per-thread current stream, stream_guard.
 // Work is ordered on the current stream of the current device; the default is the per-thread
 // default stream (cudaStreamPerThread), so threads do not serialise on the legacy stream.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Operands of library calls that need memory (BLAS, cuSOLVER, convolution): arrays as they are,
 // expressions evaluated once into a temporary.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Materialisation: turning an expression into values in an array's memory. Builds the plan
 // (leaves, broadcast strides, collapsed layout, aliases, vector flags) and runs it: one kernel on
 // the current stream for device arrays, one loop for host arrays.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Host evaluation of a fused plan: the same evaluator functor as the kernel, walked with an
 // odometer over the collapsed dimensions (innermost loop contiguous where the layout is).
 #pragma once

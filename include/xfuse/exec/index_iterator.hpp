@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // f(i) for i = 0, 1, 2, ...: a random-access iterator computed from its position, for handing
 // expressions, segment keys and segment offsets to CUB algorithms without a buffer.
 #pragma once

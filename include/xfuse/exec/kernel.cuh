@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The fused element-wise kernel: one template, one instantiation per expression.
 //
 // Each thread handles U chunks of E consecutive elements (chunks interleaved across the block, so

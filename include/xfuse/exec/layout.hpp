@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The iteration layout of one evaluation: the output's dimensions after dropping extent-1
 // dimensions, ordering by the output's strides, flipping negative output strides and merging
 // dimensions that every operand walks contiguously. Dimension 0 is the innermost.

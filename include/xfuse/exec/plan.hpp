@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The plan of one fused evaluation: the evaluator functor, the leaves, the output pointer and the
 // layout, plus the launch-invariant facts the kernel branches on (uniformly). It is the kernel's
 // only parameter, and the host loop runs the very same plan.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Tuning of the fused element-wise kernel, as plain constexpr values (the CUB way). The defaults
 // come from the sweep in bench/bench_elementwise.cu (see docs/performance.md).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where flat element q of a collapsed layout sits: its position in every leaf and in the output.
 // The same code on the host and the device (the fused kernel, the reductions, the host loops).
 #pragma once

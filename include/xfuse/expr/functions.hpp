@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The public element-wise vocabulary: operators and NumPy-named functions. Each returns a lazy
 // expression; nothing runs until the expression is materialised (see exec/evaluate.hpp).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Lazy generators: arange, linspace, eye, tri, full, zeros, ones and the _like forms. They are
 // expressions: `xf::array<float, 1> x = xf::arange<float>(n);` fills in one kernel, and
 // `xf::sin(xf::arange<float>(n)) * y` fuses the generator into the same kernel as the rest.

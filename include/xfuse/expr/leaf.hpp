@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Positional leaves: the operands whose value depends on where an element is. Arrays read memory;
 // generators (arange, linspace, eye) compute from a position. Each leaf has a position function
 // p = base + sum(index_d * stride_d), so the evaluator can collapse, reorder and flip dimensions

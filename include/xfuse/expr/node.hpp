@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Expression nodes (host side: they hold their operands and the broadcast shape) and their
 // evaluators (device side: plain functors that compute one element from the leaves' values).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The element-wise operations: each is a small functor with NumPy's typing (its `signature`) and
 // its scalar arithmetic (`apply`, run in the compute type). Integer arithmetic wraps; integer
 // division and remainder by zero give 0 (NumPy warns and gives 0); shifts past the bit width give

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Type promotion, decided at compile time: NumPy 2 (NEP 50) result_type for strong types (arrays),
 // and weak C++ scalars that adopt the array's type unless their kind is higher.
 //

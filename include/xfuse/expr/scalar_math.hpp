@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Scalar math used by the element-wise operations, identical on host and device: float and double
 // go to the C math library (glibc on the host, CUDA's libdevice on the GPU); complex values go to
 // cuda::std::complex's functions, found by argument-dependent lookup once <cuda/std/complex> is in.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What an expression is: the protocol every node follows, the spaces operands may live in, and a
 // small device-copyable tuple for the fused kernel's parameters.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // DLPack: handing arrays to other libraries (PyTorch, CuPy, JAX, NumPy, TVM through their C APIs)
 // and taking theirs, without copying. The DLPack C ABI is declared here field for field
 // (xf::dlpack: DLManagedTensor of v0.8 and DLManagedTensorVersioned of v1.x), so no dlpack.h is

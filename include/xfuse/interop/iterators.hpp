@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Iterators over contiguous arrays for Thrust and the standard algorithms:
 //
 //   xf::begin(a), xf::end(a)   thrust::device_ptr<T> for device arrays (Thrust runs on the device),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // mdspan: an array seen as a cuda::std::mdspan (libcu++, usable in device and host code), and an
 // mdspan seen as an array.
 //

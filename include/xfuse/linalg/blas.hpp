@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The BLAS libraries behind xf::matmul: cuBLAS for device arrays (one handle per device and host
 // thread, bound to the current stream, its workspace from the memory pool) and OpenBLAS's CBLAS
 // for host arrays. One general matrix product, strided-batched, per element type: gemm_device()

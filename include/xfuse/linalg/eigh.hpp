@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // xf::linalg::eigh and eigvalsh: eigenvalues (ascending) and eigenvectors of Hermitian (real
 // symmetric) matrices, for a matrix or a stack. Device arrays run cuSOLVER's divide-and-conquer
 // Xsyevd for one matrix and its batched Xsyevbatched for a stack; host arrays run LAPACK's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The factorizations behind xf::linalg's solvers: LU with partial pivoting (getrf/getrs) and
 // Cholesky (potrf), on cuSOLVER for device arrays and on LAPACK (OpenBLAS) for host arrays.
 // Both libraries are column-major: a matrix is factored in a column-major copy (the evaluation of

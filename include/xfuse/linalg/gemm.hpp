@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Driving BLAS for a matrix product with NumPy's rules: 1-D operands gain a dimension that the
 // result drops, N-d operands are stacks of matrices whose batch dimensions broadcast. Transposed
 // views reach BLAS as operation flags and leading dimensions (conj of a transposed view as the

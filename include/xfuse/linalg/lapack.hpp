@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // LAPACK's Fortran entry points (LP64, column-major), as OpenBLAS exports them, for xf::linalg on
 // host arrays. Complex arguments are passed as void* (std::complex layout). Trailing size_t
 // arguments are the lengths of the character arguments (gfortran's hidden ones).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The copy that cholesky hands to potrf: for each matrix A of a stack (any strides), a column-major
 // matrix M with M's lower triangle = A's lower triangle and zeros above (potrf leaves that part
 // alone, so M is L once potrf is done). It reads only A's lower triangle: tiles wholly above the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // xf::linalg::lstsq and pinv, on the SVD (svd.hpp): singular values below rcond times the largest
 // count as zero. Everything stays on the device and asynchronous, rank included (a 0-d array), so
 // lstsq differs from NumPy in one place: NumPy returns empty residuals when rank < n, which needs

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // xf::matmul: NumPy's @ on device or host arrays, as a lazy product (product.hpp) that runs
 // one BLAS call when it is first used.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // xf::linalg::norm: NumPy's vector and matrix norms, over all elements, one axis (vector norms) or
 // two (matrix norms). Vector norms and the 1, inf and Frobenius matrix norms are fused reductions
 // of |x| (no temporary); the 2, -2 and nuclear matrix norms take the singular values (svd.hpp).

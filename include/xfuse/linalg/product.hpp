@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The lazy matrix product that xf::matmul returns: alpha * (a @ b), optionally + beta * c, run as
 // one BLAS call (GEMM's alpha and beta) the first time its value is needed, then kept.
 //

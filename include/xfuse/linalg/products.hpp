@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // NumPy's other products: dot, vdot, inner, outer and trace. Vector products are fused reductions
 // (one pass over both operands, no temporary); matrix products go through xf::matmul.
 #pragma once

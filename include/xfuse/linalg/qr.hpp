@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // xf::linalg::qr: A = Q R for a matrix or a stack of matrices, on cuSOLVER (Xgeqrf, then orgqr /
 // ungqr to form Q) for device arrays and on LAPACK for host arrays. Householder QR cannot fail on
 // finite input, so nothing is checked. The factorization runs in a column-major copy of A; Q is

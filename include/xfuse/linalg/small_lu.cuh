@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Solving A X = B for stacks of small matrices (n <= 64) in one kernel launch: a block per matrix
 // loads A and B from their strided views into shared memory, factors A with partial pivoting
 // (LAPACK's getf2 order, pivoting on the largest |re| + |im|), applies each row operation to B as

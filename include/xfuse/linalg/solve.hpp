@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // xf::linalg: solve, inv, det, slogdet, cholesky and check, for a matrix or a stack of matrices
 // (leading batch dimensions), on the factorizations of factor.hpp. Device calls are asynchronous:
 // a singular matrix (solve, inv) or one that is not positive definite (cholesky) surfaces as

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // xf::linalg::svd and svdvals: A = U diag(S) Vh for a matrix or a stack, on cuSOLVER's Xgesvd
 // (device arrays) and LAPACK's ?gesvd (host arrays). gesvd takes tall matrices (m >= n) on the
 // GPU, so a wide A is factored as its conjugate transpose, A^H = U' S V'^H, and A = V' S U'^H:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Integer-array indexing: take (a gather along an axis, or of the flattened array) and put (a
 // scatter into the flattened array), with NumPy's modes: "raise" (the default), "wrap", "clip".
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Joining arrays: concatenate, stack, vstack, hstack. The result is allocated once and each input
 // is assigned into its slice of it: one element-wise kernel per (non-empty) input, no temporaries.
 // Inputs are a std::vector or a braced list of arrays of one type, or arrays passed one by one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // tile and repeat: the result is allocated once, viewed with one more axis per repeated axis (a
 // view, since it is C-ordered), and the source is assigned into that view broadcast along the new
 // axes: one element-wise kernel, no temporary. repeat with a count per element gathers through

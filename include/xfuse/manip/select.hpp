@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Selecting by value: nonzero, argwhere and unique. Each has a result whose length depends on the
 // data, so each reads one number on the host (the count, the last element of a running count):
 // on device arrays that waits for the current stream, and it is the only host round trip.

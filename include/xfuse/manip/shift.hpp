@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pad (modes "constant" and "edge") and roll: each element of the result reads one element of the
 // source found axis by axis (shifted, then wrapped, clamped or replaced by a constant). One fused
 // kernel: xf::map of one coordinate generator per axis, reading the source through its pointer.

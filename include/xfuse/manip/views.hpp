@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Array manipulation without copies: atleast_1d, atleast_2d, meshgrid (broadcast views), and
 // ascontiguousarray (the array itself when it is already C-contiguous, else one copy kernel).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Random draws as positional leaves: element p of a draw is computed from (seed, draw number, p)
 // alone, so a draw is a lazy expression node like arange, identical on the host and the device
 // and independent of how a kernel walks it. One Philox block (four 32-bit words) serves a group of

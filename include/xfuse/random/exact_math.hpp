@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // log and sin/cos of 2 pi u that give the same bits on the host and on the device: only IEEE
 // operations that every compiler rounds the same way (frexp, +, -, /, sqrt, and every multiply-add
 // written as an explicit fma, which neither side may contract differently). The math libraries

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Philox4x32-10, cuRAND's counter-based generator, from cuRAND's own header: its functions are
 // annotated through the QUALIFIERS macro, which this header sets to host and device (the header's
 // 32-bit multiply already has a host branch), so the same code draws on both sides and a value

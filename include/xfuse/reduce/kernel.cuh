@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device reductions, full or over some axes, run one kernel template: a block of 256 threads takes
 // `o_lanes` results and `r_lanes` threads per result; consecutive threads walk consecutive reduced
 // elements when a leaf is contiguous along them (row sums: a warp per short row, a block per long

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // A reduction of an expression over some of its axes: the expression's evaluator and leaves (as for
 // the fused element-wise kernel), the reducer, and two collapsed layouts. `kept` walks the result's
 // elements (its "output" is the result array); `reduced` walks the elements that fold into one

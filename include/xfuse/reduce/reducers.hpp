@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reductions as four functions: identity, map (an element and its flat index over the reduced
 // dimensions -> accumulator), combine (associative and commutative) and finish (accumulator and
 // the count of reduced elements -> result). Every reduction, built-in or the user's, runs through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device scans on cub::DeviceScan::InclusiveScanByKey: element i of the flattened walk (result
 // `i / n`, step `i % n` along the axis) is computed from the expression as CUB reads it, and its
 // running total is stored straight into the result, so an expression is scanned in one pass with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The one computation behind convolve, correlate, convolve2d and correlate2d:
 //
 //   out[i][j] = sum over p < P, q < Q of x[i + r0 + p][j + c0 + q] * f[p][q]

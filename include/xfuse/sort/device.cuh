@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Device sorting on CUB's radix sorts, over unsigned keys (sort/radix_key.hpp), so one
 // instantiation per key width serves every element type. Lines (the last axis) of at least
 // `long_line` elements, or a single line, sort one by one with cub::DeviceRadixSort (onesweep,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Order-preserving unsigned keys: sorting the keys as unsigned integers sorts the values as NumPy
 // does (NaN last), so one radix sort per key width serves every element type (fewer CUB kernels
 // to build). Signed integers flip the sign bit; floats flip the sign bit when positive and every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // xf::fuse: the counterpart of @cp.fuse(kernel_name=...). Calling the fused function on arrays
 // evaluates the lambda's expression in one kernel, inside an NVTX range with the given name, so
 // Nsight Systems shows it by name.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // xf::launch: runs a user __global__ function (the counterpart of CuPy's RawKernel) on the
 // current stream, passing arrays as xf::view: a device-copyable view that knows its shape and
 // strides. Other arguments are passed as they are.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // xf::map: a user element-wise function as one node of a fused expression (the counterpart of
 // CuPy's ElementwiseKernel). The function must be a __host__ __device__ lambda or functor, so the
 // same expression runs on host arrays too:
