@@ -26,11 +26,38 @@ if(NOT TARGET xfuse)
   target_link_libraries(xfuse INTERFACE CUDA::cudart)
 endif()
 
-# xfuse::linalg: what <xfuse/linalg.hpp> links, cuBLAS and cuSOLVER for device arrays and OpenBLAS
-# (CBLAS and LAPACK) for host arrays (Debian/Ubuntu: libopenblas-dev, installed by scripts/deps.sh).
+# xfuse::linalg: what <xfuse/linalg.hpp> links: cuBLAS and cuSOLVER for device arrays, and a BLAS
+# with CBLAS and a LAPACK (LP64) for host arrays, found by FindBLAS and FindLAPACK for the vendor
+# XFUSE_BLAS_VENDOR (BLA_VENDOR's names; default OpenBLAS, Debian/Ubuntu: libopenblas-dev, installed
+# by scripts/deps.sh). The installed package finds the same vendor again on the user's machine
+# (find_package(xfuse CONFIG REQUIRED COMPONENTS linalg), cmake/xfuseConfig.cmake.in). Without a
+# BLAS, only xfuse::linalg's users fail to build; tests, examples and benchmarks need it.
 if(NOT TARGET xfuse_linalg)
+  if(DEFINED BLA_VENDOR)
+    set(_xfuse_blas_vendor "${BLA_VENDOR}")
+  else()
+    set(_xfuse_blas_vendor OpenBLAS)
+  endif()
+  set(XFUSE_BLAS_VENDOR "${_xfuse_blas_vendor}" CACHE STRING
+      "BLA_VENDOR of the BLAS and LAPACK behind xfuse::linalg for host arrays (recorded in the installed package)")
+  unset(_xfuse_blas_vendor)
+  block(SCOPE_FOR VARIABLES)
+    set(BLA_VENDOR "${XFUSE_BLAS_VENDOR}")
+    set(BLA_SIZEOF_INTEGER 4)
+    if(XFUSE_BUILD_TESTS OR XFUSE_BUILD_EXAMPLES OR XFUSE_BUILD_BENCHMARKS)
+      find_package(BLAS REQUIRED)
+      find_package(LAPACK REQUIRED)
+    else()
+      find_package(BLAS QUIET)
+      find_package(LAPACK QUIET)
+      if(NOT BLAS_FOUND OR NOT LAPACK_FOUND)
+        message(STATUS "xfuse::linalg: no BLAS and LAPACK of vendor ${XFUSE_BLAS_VENDOR} found "
+                       "(XFUSE_BLAS_VENDOR; Debian/Ubuntu: libopenblas-dev); targets that link xfuse::linalg will not build")
+      endif()
+    endif()
+  endblock()
   add_library(xfuse_linalg INTERFACE)
   add_library(xfuse::linalg ALIAS xfuse_linalg)
-  find_library(XFUSE_OPENBLAS_LIBRARY NAMES openblas REQUIRED)
-  target_link_libraries(xfuse_linalg INTERFACE xfuse CUDA::cublas CUDA::cusolver ${XFUSE_OPENBLAS_LIBRARY})
+  set_target_properties(xfuse_linalg PROPERTIES EXPORT_NAME linalg)
+  target_link_libraries(xfuse_linalg INTERFACE xfuse CUDA::cublas CUDA::cusolver BLAS::BLAS LAPACK::LAPACK)
 endif()

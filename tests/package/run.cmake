@@ -1,5 +1,6 @@
 # Installs xfuse into a scratch prefix, then configures, builds and runs a consumer project that
-# finds it with find_package(xfuse CONFIG). Run by CTest (cmake -P).
+# finds it with find_package(xfuse CONFIG): xfuse::xfuse alone (with BLAS hidden), and the linalg
+# component, whose program solves a system on host arrays. Run by CTest (cmake -P).
 set(prefix "${BINARY_DIR}/prefix")
 file(REMOVE_RECURSE "${BINARY_DIR}")
 function(run)
@@ -16,3 +17,4 @@ run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package/consumer" -B "${BINARY_DIR}
     -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CUDA_ARCHITECTURES=${CUDA_ARCHS})
 run(${CMAKE_COMMAND} --build "${BINARY_DIR}/consumer")
 run("${BINARY_DIR}/consumer/consumer")
+run("${BINARY_DIR}/consumer/consumer_linalg")
