@@ -173,7 +173,7 @@ void integer_arithmetic() {
   const auto x = full_range<T>(n), y = full_range<T>(n);
   host_binary<T, T>("add", x, y, BINARY(a + b), [](T a, T b) { return static_cast<T>(static_cast<__int128>(a) + b); }, 0, 0);
   host_binary<T, T>("subtract", x, y, BINARY(a - b), [](T a, T b) { return static_cast<T>(static_cast<__int128>(a) - b); }, 0, 0);
-  host_binary<T, T>("multiply", x, y, BINARY(a * b), [](T a, T b) { return static_cast<T>(static_cast<__int128>(a) * b); }, 0, 0);
+  host_binary<T, T>("multiply", x, y, BINARY(a * b), [](T a, T b) { return static_cast<T>(static_cast<unsigned __int128>(a) * static_cast<unsigned __int128>(b)); }, 0, 0);
   // Small divisors, zero included: x // 0 and x % 0 give 0, as in NumPy.
   const auto d = uniform<T>(n, std::is_signed_v<T> ? -7 : 0, 7);
   host_binary<T, T>("floor_divide", x, d, BINARY(xf::floor_divide(a, b)), [](T a, T b) { return py_floor_div(a, b); }, 0, 0);
@@ -203,7 +203,7 @@ void integer_arithmetic() {
   host_unary<T>("invert", x, [](const auto& a) { return ~a; }, [](T a) { return static_cast<T>(~a); }, 0, 0);
   host_unary<T>("abs", x, UNARY(abs), [](T a) { return static_cast<T>(a < 0 ? -static_cast<__int128>(a) : a); }, 0, 0);
   host_unary<T>("sign", x, UNARY(sign), [](T a) { return static_cast<T>((a > 0) - (a < 0)); }, 0, 0);
-  host_unary<T>("square", x, UNARY(square), [](T a) { return static_cast<T>(static_cast<__int128>(a) * a); }, 0, 0);
+  host_unary<T>("square", x, UNARY(square), [](T a) { return static_cast<T>(static_cast<unsigned __int128>(a) * static_cast<unsigned __int128>(a)); }, 0, 0);
   host_unary<T>("reciprocal", d, UNARY(reciprocal), [](T a) { return a == 0 ? T(0) : static_cast<T>(1 / static_cast<__int128>(a)); }, 0, 0);
   host_unary<T>("floor", x, UNARY(floor), [](T a) { return a; }, 0, 0);
   host_unary<T>("isnan", x, UNARY(isnan), [](T) { return false; }, 0, 0);

@@ -1,11 +1,23 @@
 // .npy files: round trips for every element type NumPy has (fresh random values, ranks 0 to 3,
 // empty arrays, views written in C order), files built byte by byte here (Fortran order, big
 // endian, format 2.0 and 3.0, other spellings of the header dict) read against known values,
-// and the errors bad files get.
+// the errors bad files get, hostile headers (huge lengths and shapes, through FIFOs too), and
+// failed writes that must leave what was at the path untouched.
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <xfuse/xfuse.hpp>
@@ -38,6 +50,113 @@ class temp_path {
 
  private:
   std::filesystem::path path_;
+};
+
+// A fresh directory in the temporary directory, removed with what it holds when it goes out of
+// scope: its listing shows exactly what a call left behind.
+class temp_dir {
+ public:
+  temp_dir() {
+    static int counter = 0;
+    path_ = std::filesystem::temp_directory_path() /
+            ("xfuse_npy_dir_" + std::to_string(std::random_device{}()) + "_" + std::to_string(counter++));
+    std::filesystem::create_directory(path_);
+  }
+  ~temp_dir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  temp_dir(const temp_dir&) = delete;
+  temp_dir& operator=(const temp_dir&) = delete;
+  std::string operator/(const std::string& name) const { return (path_ / name).string(); }
+  std::vector<std::string> names() const {
+    std::vector<std::string> n;
+    for (const auto& e : std::filesystem::directory_iterator(path_)) n.push_back(e.path().filename().string());
+    std::sort(n.begin(), n.end());
+    return n;
+  }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// Sets a signal's disposition for a scope.
+class scoped_signal {
+ public:
+  scoped_signal(int sig, void (*handler)(int)) : sig_(sig) {
+    struct sigaction sa {};
+    sa.sa_handler = handler;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig_, &sa, &old_);
+  }
+  ~scoped_signal() { sigaction(sig_, &old_, nullptr); }
+  scoped_signal(const scoped_signal&) = delete;
+  scoped_signal& operator=(const scoped_signal&) = delete;
+
+ private:
+  int sig_;
+  struct sigaction old_ {};
+};
+
+// Feeds bytes into a FIFO from another thread, as a pipe from another process would. The writer
+// waits (up to 20 s) for a reader to open the FIFO and stops at the first failed write (the
+// reader closed early: EPIPE, with SIGPIPE ignored by the caller).
+class fifo_writer {
+ public:
+  fifo_writer(std::string path, std::string bytes) : thread_([path = std::move(path), bytes = std::move(bytes), this] {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    int fd = -1;
+    while ((fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC)) < 0 && errno == ENXIO &&
+           std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (fd < 0) return;
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t k = ::write(fd, bytes.data() + done, bytes.size() - done);
+      if (k < 0 && errno == EINTR) continue;
+      if (k <= 0) break;
+      done += static_cast<std::size_t>(k);
+    }
+    written_ = done;
+    ::close(fd);
+  }) {}
+  ~fifo_writer() {
+    if (thread_.joinable()) thread_.join();
+  }
+  fifo_writer(const fifo_writer&) = delete;
+  fifo_writer& operator=(const fifo_writer&) = delete;
+  // Waits for the writer; how many bytes went through.
+  std::size_t finish() {
+    thread_.join();
+    return written_;
+  }
+
+ private:
+  std::size_t written_ = 0;
+  std::thread thread_;
+};
+
+// Reads everything from a FIFO on another thread (the other end of save_npy to a FIFO).
+class fifo_reader {
+ public:
+  explicit fifo_reader(std::string path) : thread_([path = std::move(path), this] {
+    std::ifstream f(path, std::ios::binary);
+    bytes_.assign(std::istreambuf_iterator<char>(f), {});
+  }) {}
+  ~fifo_reader() {
+    if (thread_.joinable()) thread_.join();
+  }
+  fifo_reader(const fifo_reader&) = delete;
+  fifo_reader& operator=(const fifo_reader&) = delete;
+  std::string finish() {
+    thread_.join();
+    return bytes_;
+  }
+
+ private:
+  std::string bytes_;
+  std::thread thread_;
 };
 
 std::string file_bytes(const std::string& path) {
@@ -309,7 +428,8 @@ TEST_CASE("npy errors name the file and what is wrong", "[npy][errors][host]") {
     write_bytes(path, npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (1000000000000,), }", ""));
     CHECK_THROWS_WITH((xf::load_npy<double, 1, xf::host>(path)), XF_CONTAINS("truncated"));
     write_bytes(path, npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (4294967296, 4294967296), }", ""));
-    CHECK_THROWS_WITH((xf::load_npy<double, 2, xf::host>(path)), XF_CONTAINS("too large"));
+    CHECK_THROWS_AS((xf::load_npy<double, 2, xf::host>(path)), xf::shape_error);
+    CHECK_THROWS_WITH((xf::load_npy<double, 2, xf::host>(path)), XF_CONTAINS(path) && XF_CONTAINS("too big"));
   }
   SECTION("truncated header") {
     write_bytes(path, npy_file(f8, "").substr(0, 40));
@@ -356,5 +476,226 @@ TEST_CASE("npy errors name the file and what is wrong", "[npy][errors][host]") {
     CHECK_THROWS_WITH(xf::save_npy(path, b), XF_CONTAINS("bfloat16") && XF_CONTAINS(path));
     CHECK(!std::filesystem::exists(path));
     CHECK_THROWS_AS((xf::load_npy<xf::bfloat16, 1, xf::host>(path)), xf::dtype_error);
+  }
+}
+
+TEST_CASE("load_npy refuses shapes whose byte count passes 2^63 - 1, zero extents or not", "[npy][errors][host]") {
+  const temp_path p;
+  const std::string path = p.str();
+  // An empty array whose other extents multiply past 2^63: the C-order strides would overflow.
+  write_bytes(path, npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (0, 4611686018427387904, "
+                             "4611686018427387904), }", ""));
+  CHECK_THROWS_AS((xf::load_npy<double, 3, xf::host>(path)), xf::shape_error);
+  CHECK_THROWS_WITH((xf::load_npy<double, 3, xf::host>(path)), XF_CONTAINS(path) && XF_CONTAINS("too big"));
+  CHECK_THROWS_AS(xf::read_npy_header(path), xf::shape_error);
+  // Fortran order: the same check on the reversed shape.
+  write_bytes(path, npy_file("{'descr': '<i2', 'fortran_order': True, 'shape': (3037000500, 0, 3037000500), }", ""));
+  CHECK_THROWS_WITH((xf::load_npy<std::int16_t, 3, xf::host>(path)), XF_CONTAINS("too big"));
+  // The element size counts: 2^62 bytes fit, 2^62 float64 do not.
+  write_bytes(path, npy_file("{'descr': '|u1', 'fortran_order': False, 'shape': (0, 4611686018427387904), }", ""));
+  CHECK((xf::load_npy<std::uint8_t, 2, xf::host>(path)).shape() == xf::dims<2>{0, 4611686018427387904});
+  write_bytes(path, npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (0, 4611686018427387904), }", ""));
+  CHECK_THROWS_WITH((xf::load_npy<double, 2, xf::host>(path)), XF_CONTAINS("too big"));
+}
+
+TEST_CASE("npy headers are read up to a size limit", "[npy][errors][host]") {
+  const temp_path p;
+  const std::string path = p.str();
+  // A 12-byte file whose length field says 4 GiB fails on the limit, before reading or allocating.
+  write_bytes(path, std::string("\x93NUMPY\x02\x00\xff\xff\xff\xff", 12));
+  CHECK_THROWS_WITH(xf::read_npy_header(path), XF_CONTAINS(path) && XF_CONTAINS("4294967295") &&
+                                                   XF_CONTAINS("limit"));
+  CHECK_THROWS_WITH((xf::load_npy<float, 1, xf::host>(path)), XF_CONTAINS("limit"));
+  // One byte over the limit, with the whole header there, is refused too; the limit itself is read.
+  const std::size_t limit = xf::detail::npy::max_header_size;
+  std::string big = npy_file("{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }", "", 2);
+  const std::size_t pad = limit - (big.size() - 12);  // header text exactly `limit` bytes
+  auto with_header_of = [&](std::size_t extra) {
+    std::string header = big.substr(12, big.size() - 13) + std::string(pad + extra, ' ') + '\n';
+    std::string out = big.substr(0, 8);
+    for (int b = 0; b < 4; ++b) out += static_cast<char>(header.size() >> (8 * b) & 0xff);
+    return out + header + bytes_of(1.5f, false);
+  };
+  write_bytes(path, with_header_of(0));
+  CHECK(xf::load_npy<float, 1, xf::host>(path).at(0) == 1.5f);
+  write_bytes(path, with_header_of(1));
+  CHECK_THROWS_WITH(xf::read_npy_header(path), XF_CONTAINS("limit"));
+}
+
+TEST_CASE("load_npy reads FIFOs and other streams that cannot seek", "[npy][host]") {
+  const scoped_signal no_sigpipe(SIGPIPE, SIG_IGN);  // the reader may close early on purpose
+  const temp_dir dir;
+  const std::string fifo = dir / "stream.npy";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  const temp_path p;
+
+  SECTION("a valid file") {
+    const auto a = random_array<double, 3>({4, 5, 6});
+    xf::save_npy(p.str(), a.T());
+    const std::string bytes = file_bytes(p.str());
+    fifo_writer w(fifo, bytes);
+    const auto b = xf::load_npy<double, 3, xf::host>(fifo);
+    CHECK(w.finish() == bytes.size());
+    require_same(b, a.T().copy());
+  }
+  SECTION("a valid header") {
+    std::string data;
+    for (int k = 0; k < 6; ++k) data += bytes_of<std::int64_t>(k, true);
+    fifo_writer w(fifo, npy_file("{'descr': '>i8', 'fortran_order': True, 'shape': (2, 3), }", data, 3));
+    const xf::npy_header h = xf::read_npy_header(fifo);
+    w.finish();
+    CHECK(h.version_major == 3);
+    CHECK(h.descr == ">i8");
+    CHECK(h.fortran_order);
+    CHECK(h.shape == std::vector<xf::index_t>{2, 3});
+  }
+  SECTION("a Fortran-order, big-endian file in several writes") {
+    std::string data;
+    for (int j = 0; j < 3; ++j)
+      for (int i = 0; i < 2; ++i) data += bytes_of(10.f * i + j, true);
+    fifo_writer w(fifo, npy_file("{'descr': '>f4', 'fortran_order': True, 'shape': (2, 3), }", data));
+    CHECK(xf::to_host(xf::load_npy<float, 2, xf::host>(fifo)) == std::vector<float>{0, 1, 2, 10, 11, 12});
+  }
+  SECTION("a 12-byte file whose header length says 4 GiB fails on the header limit") {
+    fifo_writer w(fifo, std::string("\x93NUMPY\x02\x00\xff\xff\xff\xff", 12));
+    CHECK_THROWS_WITH((xf::load_npy<float, 1, xf::host>(fifo)), XF_CONTAINS(fifo) && XF_CONTAINS("limit"));
+    w.finish();
+  }
+  SECTION("a header promising 2^40 bytes, followed by 16, fails as truncated, allocating as data arrives") {
+    // 2^40 bytes cannot be allocated here: an up-front allocation would throw std::bad_alloc.
+    fifo_writer w(fifo, npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (137438953472,), }",
+                                 std::string(16, '\1')));
+    CHECK_THROWS_WITH((xf::load_npy<double, 1, xf::host>(fifo)),
+                      XF_CONTAINS(fifo) && XF_CONTAINS("truncated") && XF_CONTAINS("has 16 after the header"));
+    w.finish();
+  }
+  SECTION("truncated data in a regular file is found the same way") {
+    write_bytes(p.str(), npy_file("{'descr': '<f8', 'fortran_order': False, 'shape': (137438953472,), }",
+                                  std::string(16, '\1')));
+    CHECK_THROWS_WITH((xf::load_npy<double, 1, xf::host>(p.str())),
+                      XF_CONTAINS("truncated") && XF_CONTAINS("has 16 after the header"));
+  }
+}
+
+TEST_CASE("a failed save_npy leaves the file that was there", "[npy][errors][host]") {
+  const temp_dir dir;
+  const std::string path = dir / "a.npy";
+  const auto small = xf::asarray<float, xf::host>({1, 2, 3});
+  xf::save_npy(path, small);
+  const std::string before = file_bytes(path);
+  REQUIRE(dir.names() == std::vector<std::string>{"a.npy"});
+
+  SECTION("a write past RLIMIT_FSIZE") {
+    // The write fails with EFBIG (SIGXFSZ ignored) once the file passes 64 KiB.
+    const scoped_signal no_sigxfsz(SIGXFSZ, SIG_IGN);
+    rlimit old{};
+    REQUIRE(::getrlimit(RLIMIT_FSIZE, &old) == 0);
+    rlimit lowered = old;
+    lowered.rlim_cur = 64 * 1024;
+    REQUIRE(::setrlimit(RLIMIT_FSIZE, &lowered) == 0);
+    const auto large = random_array<double, 1>({100000});
+    std::string what;
+    try {
+      xf::save_npy(path, large);
+    } catch (const xf::error& e) {
+      what = e.what();
+    }
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    INFO(what);
+    CHECK((what.find(path) != std::string::npos && what.find("writing failed") != std::string::npos));
+    CHECK(file_bytes(path) == before);
+    CHECK(dir.names() == std::vector<std::string>{"a.npy"});  // no temporary left behind
+    // A new path that fails leaves nothing either.
+    REQUIRE(::setrlimit(RLIMIT_FSIZE, &lowered) == 0);
+    CHECK_THROWS_AS(xf::save_npy(dir / "b.npy", large), xf::error);
+    ::setrlimit(RLIMIT_FSIZE, &old);
+    CHECK(dir.names() == std::vector<std::string>{"a.npy"});
+  }
+  SECTION("a character device that is full: written directly, never removed") {
+    // A private node like /dev/full (major 1, minor 7) where this process may make one (root),
+    // then /dev/full itself where it is writable.
+    std::vector<std::string> devices;
+    const std::string node = dir / "full";
+    auto writable = [](const std::string& d) {  // a nodev mount refuses to open the node
+      const int fd = ::open(d.c_str(), O_WRONLY | O_CLOEXEC);
+      return fd >= 0 && ::close(fd) == 0;
+    };
+    if (::mknod(node.c_str(), S_IFCHR | 0600, makedev(1, 7)) == 0 && writable(node)) devices.push_back(node);
+    if (writable("/dev/full")) devices.push_back("/dev/full");
+    if (devices.empty()) WARN("no writable full device here: this section checked nothing");
+    for (const std::string& d : devices) {
+      INFO(d);
+      CHECK_THROWS_WITH(xf::save_npy(d, small), XF_CONTAINS(d) && XF_CONTAINS("writing failed"));
+      struct stat st {};
+      REQUIRE(::stat(d.c_str(), &st) == 0);
+      CHECK(S_ISCHR(st.st_mode));
+    }
+    CHECK(file_bytes(path) == before);
+  }
+}
+
+TEST_CASE("save_npy keeps modes and links, and writes into FIFOs", "[npy][host]") {
+  const temp_dir dir;
+  const auto a = xf::asarray<std::int16_t, xf::host>({4, 5, 6});
+  const auto b = xf::asarray<std::int16_t, xf::host>({7, 8});
+
+  SECTION("a new file gets 0666 less the umask; an existing file keeps its mode") {
+    const mode_t mask = ::umask(022);
+    xf::save_npy(dir / "new.npy", a);
+    ::umask(mask);
+    struct stat st {};
+    REQUIRE(::stat((dir / "new.npy").c_str(), &st) == 0);
+    CHECK((st.st_mode & 07777) == 0644);
+    REQUIRE(::chmod((dir / "new.npy").c_str(), 0640) == 0);
+    xf::save_npy(dir / "new.npy", b);
+    REQUIRE(::stat((dir / "new.npy").c_str(), &st) == 0);
+    CHECK((st.st_mode & 07777) == 0640);
+    CHECK(xf::to_host(xf::load_npy<std::int16_t, 1, xf::host>(dir / "new.npy")) == std::vector<std::int16_t>{7, 8});
+    CHECK(dir.names() == std::vector<std::string>{"new.npy"});
+  }
+  SECTION("a symbolic link stays a link to the file it named") {
+    xf::save_npy(dir / "target.npy", a);
+    std::filesystem::create_symlink(dir / "target.npy", dir / "link.npy");
+    xf::save_npy(dir / "link.npy", b);
+    CHECK(std::filesystem::is_symlink(dir / "link.npy"));
+    CHECK(xf::to_host(xf::load_npy<std::int16_t, 1, xf::host>(dir / "target.npy")) == std::vector<std::int16_t>{7, 8});
+    CHECK(dir.names() == std::vector<std::string>{"link.npy", "target.npy"});
+  }
+  SECTION("a FIFO is written, not replaced") {
+    const scoped_signal no_sigpipe(SIGPIPE, SIG_IGN);
+    const std::string fifo = dir / "out.npy";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    fifo_reader r(fifo);
+    xf::save_npy(fifo, a);
+    const std::string got = r.finish();
+    const temp_path p;
+    write_bytes(p.str(), got);
+    CHECK(xf::to_host(xf::load_npy<std::int16_t, 1, xf::host>(p.str())) == std::vector<std::int16_t>{4, 5, 6});
+    struct stat st {};
+    REQUIRE(::lstat(fifo.c_str(), &st) == 0);
+    CHECK(S_ISFIFO(st.st_mode));
+  }
+  SECTION("saves racing for one path leave one whole file and no temporaries") {
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+      threads.emplace_back([&, t] {
+        const auto v = xf::asarray<std::int16_t, xf::host>({static_cast<std::int16_t>(t), 1, 2, 3});
+        for (int k = 0; k < 25; ++k) xf::save_npy(dir / "shared.npy", v);
+      });
+    for (auto& t : threads) t.join();
+    const auto got = xf::to_host(xf::load_npy<std::int16_t, 1, xf::host>(dir / "shared.npy"));
+    REQUIRE(got.size() == 4);
+    CHECK((got[0] >= 0 && got[0] < 4 && got[1] == 1 && got[3] == 3));
+    CHECK(dir.names() == std::vector<std::string>{"shared.npy"});
+  }
+  SECTION("a read-only file is refused as open(2) would refuse it") {
+    xf::save_npy(dir / "ro.npy", a);
+    REQUIRE(::chmod((dir / "ro.npy").c_str(), 0444) == 0);
+    if (::access((dir / "ro.npy").c_str(), W_OK) == 0) {
+      WARN("this process may write read-only files (root): nothing to check");
+    } else {
+      CHECK_THROWS_WITH(xf::save_npy(dir / "ro.npy", b), XF_CONTAINS("ro.npy") && XF_CONTAINS("ermission"));
+      CHECK(xf::to_host(xf::load_npy<std::int16_t, 1, xf::host>(dir / "ro.npy")) == std::vector<std::int16_t>{4, 5, 6});
+    }
   }
 }

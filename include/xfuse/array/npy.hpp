@@ -5,13 +5,28 @@
 // xf::read_npy_header reads only the header. Device arrays go through host memory: saving waits
 // for the current stream, loading copies to the device asynchronously. bfloat16 has no NumPy
 // dtype, so it is refused rather than written as something NumPy would misread.
+//
+// Files are untrusted input: headers over 1 MiB are refused before they are read, every shape
+// passes xf::detail::checked_size, and data memory grows as bytes arrive unless the file is known
+// to hold them, so a few bytes promising terabytes cost no more than a few bytes. FIFOs and pipes
+// are read like files. Saving replaces a regular file only once the new one is complete (a
+// temporary file in the same directory, renamed over it), so a failed write leaves the old file;
+// devices and FIFOs are written in place and never removed. POSIX (open, rename, stat).
 #pragma once
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <bit>
 #include <cerrno>
-#include <cstdio>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <istream>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +51,15 @@ inline constexpr char magic[] = "\x93NUMPY";
 inline constexpr std::size_t magic_size = 6;
 inline constexpr std::size_t array_align = 64;     // numpy.lib.format.ARRAY_ALIGN
 inline constexpr std::size_t growth_digits = 21;  // numpy.lib.format.GROWTH_AXIS_MAX_DIGITS
+// The longest header dict read. numpy.load refuses more than 10000 bytes by default
+// (max_header_size); 1 MiB also admits what xf::save_npy writes for ranks up to ~300000 (a
+// 2.0 header past 64 KiB) and bounds what a corrupt 4-byte length can make a reader allocate.
+inline constexpr std::size_t max_header_size = std::size_t{1} << 20;
+// Data of unknown backing (a FIFO, a short file) is read into memory that starts at this size and
+// doubles as bytes arrive, up to what the header promises.
+inline constexpr std::size_t first_data_chunk = std::size_t{1} << 20;
+
+inline std::size_t smaller(std::size_t a, std::size_t b) { return a < b ? a : b; }
 
 // The descr without its byte-order character; nullptr for bfloat16.
 constexpr const char* type_code(dtype t) {
@@ -87,7 +111,7 @@ struct descr_info {
   bool swap;
 };
 
-inline descr_info parse_descr(const std::string& descr, const char* op, const std::string& path) {
+inline std::optional<descr_info> find_descr(const std::string& descr) {
   std::string_view code(descr);
   char order = '=';
   if (!code.empty() && (code[0] == '<' || code[0] == '>' || code[0] == '|' || code[0] == '='))
@@ -97,8 +121,13 @@ inline descr_info parse_descr(const std::string& descr, const char* op, const st
     if (type_code(t) == nullptr || code != type_code(t)) continue;
     const bool big = order == '>' || (order != '<' && std::endian::native == std::endian::big);
     const bool swap = itemsize(t) > 1 && big != (std::endian::native == std::endian::big);
-    return {t, swap};
+    return descr_info{t, swap};
   }
+  return std::nullopt;
+}
+
+inline descr_info parse_descr(const std::string& descr, const char* op, const std::string& path) {
+  if (const auto d = find_descr(descr)) return *d;
   throw dtype_error(std::string(op) + ": " + quoted(path) + ": dtype '" + descr +
                     "' is not one xfuse arrays hold (bool, int8..uint64, float16/32/64, complex64/128)");
 }
@@ -161,10 +190,22 @@ struct dict_reader {
   }
 };
 
-// The header, from a stream positioned at the start of the file.
+// Reads up to n bytes; fewer only at the end of the stream or on a read error.
+inline std::size_t read_up_to(std::istream& in, void* p, std::size_t n) {
+  auto* c = static_cast<char*>(p);
+  std::size_t got = 0;
+  while (got < n && in) {
+    in.read(c + got, static_cast<std::streamsize>(smaller(n - got, std::size_t{1} << 30)));
+    got += static_cast<std::size_t>(in.gcount());
+  }
+  return got;
+}
+
+// The header, from a stream positioned at the start of the file; the stream is left at the data.
+// Reads only as many bytes as the header has, so it works on streams that cannot seek.
 inline npy_header read_header(std::istream& f, const char* op, const std::string& path) {
   unsigned char pre[magic_size + 2];
-  if (!f.read(reinterpret_cast<char*>(pre), sizeof pre) || std::memcmp(pre, magic, magic_size) != 0)
+  if (read_up_to(f, pre, sizeof pre) != sizeof pre || std::memcmp(pre, magic, magic_size) != 0)
     fail(op, path, "not a .npy file (no \\x93NUMPY magic string at the start)");
   npy_header h;
   h.version_major = pre[magic_size];
@@ -175,22 +216,24 @@ inline npy_header read_header(std::istream& f, const char* op, const std::string
   // 1.0: 2-byte little-endian header length; 2.0 and 3.0 (UTF-8 header): 4 bytes.
   const std::size_t len_bytes = h.version_major == 1 ? 2 : 4;
   unsigned char len[4] = {};
-  if (!f.read(reinterpret_cast<char*>(len), static_cast<std::streamsize>(len_bytes)))
-    fail(op, path, "the file ends inside the header");
+  if (read_up_to(f, len, len_bytes) != len_bytes) fail(op, path, "the file ends inside the header");
   std::size_t header_len = 0;
   for (std::size_t b = len_bytes; b-- > 0;) header_len = header_len << 8 | len[b];
-  h.data_offset = magic_size + 2 + len_bytes + header_len;
+  if (header_len > max_header_size)
+    fail(op, path, "the header length field says " + std::to_string(header_len) + " bytes, over the limit of " +
+                       std::to_string(max_header_size) + " bytes (1 MiB) on .npy headers (a corrupt file?)");
+  h.data_offset = magic_size + 2 + len_bytes + header_len;  // at most 12 + 1 MiB
 
-  // Check the length against the file before allocating, so a corrupt length cannot ask for 4 GiB.
-  const std::streampos here = f.tellg();
-  f.seekg(0, std::ios::end);
-  const std::streampos end = f.tellg();
-  f.seekg(here);
-  if (here >= 0 && end >= 0 && static_cast<std::size_t>(end - here) < header_len)
-    fail(op, path, "the header is " + std::to_string(header_len) + " bytes long but the file ends after " +
-                       std::to_string(static_cast<std::size_t>(end - here)));
-  std::string text(header_len, '\0');
-  if (!f.read(text.data(), static_cast<std::streamsize>(header_len))) fail(op, path, "the file ends inside the header");
+  // In pieces, so that memory follows the bytes that arrive rather than the length field.
+  std::string text;
+  while (text.size() < header_len) {
+    const std::size_t had = text.size(), step = smaller(header_len - had, std::size_t{1} << 16);
+    text.resize(had + step);
+    const std::size_t got = read_up_to(f, text.data() + had, step);
+    if (got != step)
+      fail(op, path, "the file ends inside the header (" + std::to_string(header_len) + " bytes long, " +
+                         std::to_string(had + got) + " there)");
+  }
 
   dict_reader r{text};
   auto malformed = [&](const std::string& what) {
@@ -223,6 +266,10 @@ inline npy_header read_header(std::istream& f, const char* op, const std::string
   if (r.i != text.size()) malformed("text after the closing '}'");
   if (!has_descr || !has_order || !has_shape)
     malformed(std::string("missing key '") + (!has_descr ? "descr" : !has_order ? "fortran_order" : "shape") + "'");
+  // The shape must make an array: byte count below 2^63 (elements of unknown dtypes count 1 byte).
+  const auto d = find_descr(h.descr);
+  detail::checked_size(h.shape.data(), static_cast<int>(h.shape.size()), d ? itemsize(d->tag) : 1,
+                       (std::string(op) + ": " + quoted(path)).c_str());
   return h;
 }
 
@@ -243,10 +290,23 @@ inline void byteswap(void* data, std::size_t count, std::size_t width) {
     }
 }
 
-inline std::ifstream open_read(const std::string& path, const char* op) {
+inline std::string errno_text(int e) { return e ? std::string(" (") + std::strerror(e) + ")" : ""; }
+
+// An open file, and its size when it is a regular file (a FIFO, pipe or device has none).
+struct input_file {
+  std::ifstream stream;
+  std::optional<std::uint64_t> size;
+};
+
+inline input_file open_read(const std::string& path, const char* op) {
   errno = 0;
-  std::ifstream f(path, std::ios::binary);
-  if (!f) fail(op, path, std::string("cannot open the file") + (errno ? std::string(" (") + std::strerror(errno) + ")" : ""));
+  input_file f{std::ifstream(path, std::ios::binary), std::nullopt};
+  if (!f.stream) fail(op, path, "cannot open the file" + errno_text(errno));
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) {
+    if (S_ISDIR(st.st_mode)) fail(op, path, "cannot read the file (it is a directory)");
+    if (S_ISREG(st.st_mode)) f.size = static_cast<std::uint64_t>(st.st_size);
+  }
   return f;
 }
 
@@ -272,6 +332,121 @@ inline std::string header_bytes(const std::string& descr, const std::vector<inde
   return out + header;
 }
 
+// Writes all n bytes; false (errno set) on failure.
+inline bool write_all(int fd, const void* p, std::size_t n) {
+  const char* c = static_cast<const char*>(p);
+  while (n > 0) {
+    const ssize_t k = ::write(fd, c, smaller(n, std::size_t{1} << 30));
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) {
+      if (k == 0) errno = EIO;
+      return false;
+    }
+    c += k;
+    n -= static_cast<std::size_t>(k);
+  }
+  return true;
+}
+
+// Header then data into fd, which is closed; 0 on success, else the errno of the failure.
+inline int write_and_close(int fd, const std::string& header, const void* data, std::size_t nbytes) {
+  int e = 0;
+  if (!write_all(fd, header.data(), header.size()) || (nbytes > 0 && !write_all(fd, data, nbytes))) e = errno;
+  if (::close(fd) != 0 && e == 0) e = errno;  // deferred errors (NFS, quotas) surface at close
+  return e;
+}
+
+// A name for a temporary file that no other process or thread makes at the same moment (O_EXCL
+// still decides): pid, a counter, the clock and a stack address, mixed (splitmix64).
+inline std::string unique_suffix() {
+  static atomic<unsigned long long> counter{0};
+  int local = 0;
+  timespec now{};
+  ::clock_gettime(CLOCK_MONOTONIC, &now);
+  std::uint64_t x = static_cast<std::uint64_t>(::getpid()) << 32 ^ counter.fetch_add(1, order::relaxed) ^
+                    static_cast<std::uint64_t>(now.tv_sec) * 1000000007u ^ static_cast<std::uint64_t>(now.tv_nsec) ^
+                    reinterpret_cast<std::uintptr_t>(&local);
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  x ^= x >> 31;
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string s(16, '0');
+  for (int i = 0; i < 16; ++i) s[static_cast<std::size_t>(i)] = hex[(x >> (4 * i)) & 15];
+  return s;
+}
+
+// Writes the path as it is (open with O_TRUNC, no rename): devices, FIFOs, and regular files whose
+// directory takes no temporary file. Nothing is removed on failure.
+inline void write_in_place(const std::string& path, int flags, const std::string& header, const void* data,
+                           std::size_t nbytes, const char* op, const char* after_failure) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | flags, 0666);
+  if (fd < 0) fail(op, path, std::string(flags & O_CREAT ? "cannot create the file" : "cannot open the file for writing") +
+                                 errno_text(errno));
+  if (const int e = write_and_close(fd, header, data, nbytes)) fail(op, path, "writing failed" + errno_text(e) + after_failure);
+}
+
+// Writes header + data at `path`. A regular file (through symbolic links) or a new path gets a
+// temporary file in the same directory, created exclusively, renamed over the path once complete:
+// a failed write leaves the old file (or no file) and removes only the temporary. A new file gets
+// open(2)'s mode (0666 less the umask, default ACLs); an existing one keeps its mode and, where
+// allowed, its owner (hard links to it keep the old data). Anything else that exists (a device,
+// a FIFO) is written in place and never removed.
+inline void write_file(const std::string& path, const std::string& header, const void* data, std::size_t nbytes,
+                       const char* op) {
+  struct stat st {}, lst {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && !S_ISREG(st.st_mode)) return write_in_place(path, 0, header, data, nbytes, op, "");
+  const bool is_link = ::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode);
+  if (!exists && is_link)  // a dangling link: open(2) would create its target, so do that
+    return write_in_place(path, O_CREAT, header, data, nbytes, op, " (the file may be partly written)");
+
+  std::string target = path;  // the file itself, so that links to it stay links
+  if (is_link) {
+    char* real = ::realpath(path.c_str(), nullptr);
+    if (real == nullptr) fail(op, path, "cannot resolve the symbolic link" + errno_text(errno));
+    target = real;
+    std::free(real);
+  }
+  // The permission open(2) would check: a read-only file stays read-only even in a writable directory.
+  if (exists && ::faccessat(AT_FDCWD, target.c_str(), W_OK, AT_EACCESS) != 0)
+    fail(op, path, "cannot open the file for writing" + errno_text(errno));
+  const std::size_t slash = target.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : target.substr(0, slash + 1);
+  const std::string name = slash == std::string::npos ? target : target.substr(slash + 1);
+  const std::string stem = "." + (name.size() <= 200 ? name : std::string("xfuse")) + ".";  // NAME_MAX is 255
+
+  std::string tmp;
+  int fd = -1;
+  for (int attempt = 0; attempt < 64 && fd < 0; ++attempt) {
+    tmp = dir + stem + unique_suffix() + ".tmp";
+    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  const char* partly = " (the file was written in place, since its directory takes no temporary file, and may be "
+                       "partly written)";
+  if (fd < 0) {
+    const int e = errno;
+    if (exists) return write_in_place(target, 0, header, data, nbytes, op, partly);  // e.g. a read-only directory
+    fail(op, path, "cannot create the file" + errno_text(e));
+  }
+  if (exists) {
+    if (st.st_uid != ::geteuid() || st.st_gid != ::getegid())
+      if (::fchown(fd, st.st_uid, st.st_gid) != 0) (void)!::fchown(fd, static_cast<uid_t>(-1), st.st_gid);
+    (void)::fchmod(fd, st.st_mode & 07777);  // after chown, which clears set-id bits
+  }
+  if (const int e = write_and_close(fd, header, data, nbytes)) {
+    ::unlink(tmp.c_str());
+    fail(op, path, "writing failed" + errno_text(e) + (exists ? "; the file is unchanged" : "; no file was made"));
+  }
+  if (::rename(tmp.c_str(), target.c_str()) != 0) {
+    const int e = errno;
+    ::unlink(tmp.c_str());
+    // A sticky directory (/tmp) lets only the owner replace a file that others may still write.
+    if (exists && (e == EPERM || e == EACCES)) return write_in_place(target, 0, header, data, nbytes, op, partly);
+    fail(op, path, "cannot replace the file" + errno_text(e) + (exists ? "; the file is unchanged" : ""));
+  }
+}
+
 // Writes a C-contiguous host array.
 template <class T, int R>
 void write(const std::string& path, const array<T, R, host>& c, const char* op) {
@@ -279,24 +454,83 @@ void write(const std::string& path, const array<T, R, host>& c, const char* op) 
   const std::string header =
       header_bytes(std::string(1, itemsize(dtype_of<T>) == 1 ? '|' : '<') + type_code(dtype_of<T>),
                    std::vector<index_t>(c.shape().begin(), c.shape().end()));
-  errno = 0;
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) fail(op, path, std::string("cannot create the file") + (errno ? std::string(" (") + std::strerror(errno) + ")" : ""));
-  f.write(header.data(), static_cast<std::streamsize>(header.size()));
-  if (c.nbytes()) f.write(reinterpret_cast<const char*>(c.data()), static_cast<std::streamsize>(c.nbytes()));
-  f.close();
-  if (!f) {
-    std::remove(path.c_str());  // leave no half-written file behind
-    fail(op, path, "writing failed (disk full?)");
+  write_file(path, header, c.data(), c.nbytes(), op);
+}
+
+// Reads `nbytes` of data into 64-byte aligned host memory that starts at first_data_chunk and
+// doubles as bytes arrive, so a header promising more than the stream holds costs no more than the
+// bytes that are there. `got` is how many were read (fewer than nbytes: truncated).
+inline buffer read_growing(std::istream& in, std::size_t nbytes, std::size_t& got) {
+  std::size_t cap = smaller(nbytes, first_data_chunk);
+  buffer b = allocate_host(cap);
+  got = 0;
+  for (;;) {
+    got += read_up_to(in, static_cast<char*>(b.get()) + got, cap - got);
+    if (got < cap || got == nbytes) return b;
+    const std::size_t next = nbytes - cap > cap ? 2 * cap : nbytes;
+    buffer grown = allocate_host(next);
+    std::memcpy(grown.get(), b.get(), got);
+    b = std::move(grown);
+    cap = next;
   }
+}
+
+// load_npy on any stream positioned at the start of a .npy file; `size`, where known, is the
+// stream's length in bytes (then data that the stream holds is read without growing).
+template <class T, int R>
+array<T, R, host> read_array(std::istream& f, std::optional<std::uint64_t> size, const char* op,
+                             const std::string& path) {
+  check_has_dtype<T>(op, path);
+  const npy_header h = read_header(f, op, path);
+  const descr_info d = parse_descr(h.descr, op, path);
+  if (d.tag != dtype_of<T>)
+    throw dtype_error(std::string(op) + ": " + quoted(path) + " holds " + name_of(d.tag) + " ('" + h.descr +
+                      "'), not " + dtype_name<T>);
+  if (h.shape.size() != static_cast<std::size_t>(R))
+    throw shape_error(std::string(op) + ": " + quoted(path) + " holds shape " + shape_text(h.shape) + " (rank " +
+                      std::to_string(h.shape.size()) + "), not rank " + std::to_string(R));
+
+  // Fortran order is C order of the reversed shape: read that, then copy its transpose.
+  dims<R> shape{};
+  for (int k = 0; k < R; ++k) shape[k] = h.shape[static_cast<std::size_t>(h.fortran_order ? R - 1 - k : k)];
+  const index_t count = checked_size(shape, sizeof(T), (std::string(op) + ": " + quoted(path)).c_str());
+  const std::size_t nbytes = static_cast<std::size_t>(count) * sizeof(T);  // below 2^63: checked
+  auto truncated = [&](std::size_t have) {
+    fail(op, path, "the data is truncated: shape " + shape_text(h.shape) + " of " + dtype_name<T> + " needs " +
+                       std::to_string(nbytes) + " bytes, the file has " + std::to_string(have) + " after the header");
+  };
+
+  array<T, R, host> a;
+  if (size && *size >= h.data_offset && *size - h.data_offset >= nbytes) {  // the file holds the data
+    a = array<T, R, host>(shape);
+    const std::size_t got = nbytes ? read_up_to(f, a.data(), nbytes) : 0;
+    if (got != nbytes) truncated(got);
+  } else if (nbytes > 0) {
+    std::size_t got = 0;
+    buffer b = read_growing(f, nbytes, got);
+    if (got != nbytes) truncated(got);
+    a = array<T, R, host>::wrap(static_cast<T*>(b.get()), shape, b);
+  } else {
+    a = array<T, R, host>(shape);
+  }
+  if (d.swap) {  // complex values swap each part
+    const std::size_t parts = is_complex<T> ? 2 : 1;
+    byteswap(a.data(), static_cast<std::size_t>(count) * parts, sizeof(T) / parts);
+  }
+  if constexpr (is_bool<T>) {  // any nonzero byte is True in NumPy; a C++ bool must hold 0 or 1
+    auto* b = reinterpret_cast<unsigned char*>(a.data());
+    for (index_t k = 0; k < count; ++k) b[k] = b[k] != 0;
+  }
+  if (h.fortran_order && R > 1) a = a.transpose().copy();
+  return a;
 }
 
 }  // namespace detail::npy
 
 // The header of a .npy file (format, dtype string, order, shape, where the data starts).
 inline npy_header read_npy_header(const std::string& path) {
-  std::ifstream f = detail::npy::open_read(path, "xf::read_npy_header");
-  return detail::npy::read_header(f, "xf::read_npy_header", path);
+  detail::npy::input_file f = detail::npy::open_read(path, "xf::read_npy_header");
+  return detail::npy::read_header(f.stream, "xf::read_npy_header", path);
 }
 
 // np.save(path, a): C order, little-endian; views are written with their logical values.
@@ -319,54 +553,8 @@ template <element T, int R, class Space = device>
 array<T, R, Space> load_npy(const std::string& path) {
   constexpr const char* op = "xf::load_npy";
   detail::npy::check_has_dtype<T>(op, path);
-  std::ifstream f = detail::npy::open_read(path, op);
-  const npy_header h = detail::npy::read_header(f, op, path);
-  const detail::npy::descr_info d = detail::npy::parse_descr(h.descr, op, path);
-  if (d.tag != dtype_of<T>)
-    throw dtype_error(std::string(op) + ": " + detail::npy::quoted(path) + " holds " + name_of(d.tag) + " ('" +
-                      h.descr + "'), not " + dtype_name<T>);
-  if (h.shape.size() != static_cast<std::size_t>(R))
-    throw shape_error(std::string(op) + ": " + detail::npy::quoted(path) + " holds shape " +
-                      detail::npy::shape_text(h.shape) + " (rank " + std::to_string(h.shape.size()) +
-                      "), not rank " + std::to_string(R));
-
-  // Fortran order is C order of the reversed shape: read that, then copy its transpose.
-  dims<R> shape{};
-  index_t count = 1;
-  for (int k = 0; k < R; ++k) {
-    const index_t e = h.shape[static_cast<std::size_t>(h.fortran_order ? R - 1 - k : k)];
-    if (e != 0 && count > INT64_MAX / static_cast<index_t>(sizeof(T)) / e)
-      detail::npy::fail(op, path, "shape " + detail::npy::shape_text(h.shape) + " is too large");
-    shape[k] = e;
-    count *= e;
-  }
-  const std::size_t nbytes = static_cast<std::size_t>(count) * sizeof(T);
-  auto truncated = [&](std::size_t have) {
-    detail::npy::fail(op, path, "the data is truncated: shape " + detail::npy::shape_text(h.shape) + " of " +
-                                    dtype_name<T> + " needs " + std::to_string(nbytes) + " bytes, the file has " +
-                                    std::to_string(have) + " after the header");
-  };
-  const std::streampos here = f.tellg();
-  f.seekg(0, std::ios::end);
-  const std::streampos end = f.tellg();
-  f.seekg(here);
-  if (here >= 0 && end >= 0 && static_cast<std::size_t>(end - here) < nbytes)  // before allocating
-    truncated(static_cast<std::size_t>(end - here));
-
-  array<T, R, host> a(shape);
-  if (nbytes) {
-    f.read(reinterpret_cast<char*>(a.data()), static_cast<std::streamsize>(nbytes));
-    if (static_cast<std::size_t>(f.gcount()) != nbytes) truncated(static_cast<std::size_t>(f.gcount()));
-  }
-  if (d.swap) {  // complex values swap each part
-    const std::size_t parts = is_complex<T> ? 2 : 1;
-    detail::npy::byteswap(a.data(), static_cast<std::size_t>(count) * parts, sizeof(T) / parts);
-  }
-  if constexpr (is_bool<T>) {  // any nonzero byte is True in NumPy; a C++ bool must hold 0 or 1
-    auto* b = reinterpret_cast<unsigned char*>(a.data());
-    for (index_t k = 0; k < count; ++k) b[k] = b[k] != 0;
-  }
-  if (h.fortran_order && R > 1) a = a.transpose().copy();
+  detail::npy::input_file f = detail::npy::open_read(path, op);
+  array<T, R, host> a = detail::npy::read_array<T, R>(f.stream, f.size, op, path);
   if constexpr (std::is_same_v<Space, device>) return asarray(a);
   else return a;
 }
