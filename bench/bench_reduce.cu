@@ -1,4 +1,4 @@
-// Reductions, scans and sorts against CUB and the copy ceiling, in one run (issue 4's targets):
+// Reductions, scans and sorts against CUB and the copy ceiling, in one run (the reduction targets):
 // CUDA-event medians, counters GBps / vs_copy / vs_cub as in bench_elementwise.cu.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
@@ -17,8 +17,9 @@ namespace {
 constexpr xf::index_t n8 = 100'000'000;
 constexpr xf::index_t side = 8192;
 
-// cub::DeviceReduce::Sum over a plain float array: the baseline of the full reductions.
-double cub_sum_ms(const xf::array<float, 1>& x, float* result) {
+// cub::DeviceReduce::Sum over a plain array: the baseline of the full reductions.
+template <class T>
+double cub_sum_ms(const xf::array<T, 1>& x, T* result) {
   const cudaStream_t s = xf::current_stream().handle();
   std::size_t bytes = 0;
   check(cub::DeviceReduce::Sum(nullptr, bytes, x.data(), result, x.size(), s), "cub sum size");
@@ -41,6 +42,23 @@ void sum_plain(benchmark::State& state) {
   const double cub = cub_sum_ms(x, c.data());
   require_close(r.item(), c.item(), "sum(x)");
   report(state, ms, static_cast<double>(n8) * 4);
+  state.counters["vs_cub"] = cub / ms;
+}
+
+// int64 sums accumulate in uint64 (NumPy's wrapping, defined in C++): CUB's plain signed sum is
+// the baseline, on values whose sum does not wrap so that both must agree exactly.
+void sum_int64(benchmark::State& state) {
+  const auto x = random_array<std::int64_t>(n8 / 2, -1e12, 1e12);
+  xf::array<std::int64_t, 0> r;
+  const double ms = median_ms([&] { r = xf::sum(x); });
+  const xf::array<std::int64_t, 0> c(xf::dims<0>{});
+  const double cub = cub_sum_ms(x, c.data());
+  if (r.item() != c.item()) {
+    std::fprintf(stderr, "sum(x) int64: xfuse %lld against cub's %lld\n", static_cast<long long>(r.item()),
+                 static_cast<long long>(c.item()));
+    std::abort();
+  }
+  report(state, ms, static_cast<double>(n8 / 2) * 8);
   state.counters["vs_cub"] = cub / ms;
 }
 
@@ -199,6 +217,7 @@ void sort_rows(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(sum_plain)->Name("reduce/sum(x)/f32/1e8")->UseManualTime()->Iterations(1);
+BENCHMARK(sum_int64)->Name("reduce/sum(x)/i64/5e7")->UseManualTime()->Iterations(1);
 BENCHMARK(sum_product)->Name("reduce/sum(x*y)/f32/1e8")->UseManualTime()->Iterations(1);
 BENCHMARK(row_sums)->Name("reduce/sum(A,1)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK(column_sums)->Name("reduce/sum(A,0)/f32/8192^2")->UseManualTime()->Iterations(1);

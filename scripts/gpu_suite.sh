@@ -10,8 +10,8 @@
 #                      each optionally with a Google Benchmark filter: elementwise:^random,linalg
 #       --out DIR      where logs and JSON go (default: $OUT, else ./out)
 #
-# With the lent GPU (see CONTRIBUTING.md): build here, then call the device tool with
-# carry=["build-gpu/stage"] and command "scripts/gpu_suite.sh run --sanitize --bench".
+# On a GPU machine (see CONTRIBUTING.md): build here, copy the tree with build-gpu/stage to that
+# machine, and run "scripts/gpu_suite.sh run --sanitize --bench" there.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 build="$here/build-gpu"
@@ -26,7 +26,7 @@ if [[ "$mode" == build ]]; then
   cmake --build "$build" -j "$(nproc)" --target xfuse_gpu_tests xfuse_multigpu_tests xfuse_host_tests \
         xfuse_bench_elementwise xfuse_bench_reduce xfuse_bench_linalg xfuse_bench_signal xfuse_demo $examples
   # Stage what the GPU machine needs (binaries, and the benchmark library, a shared object here):
-  # carry build-gpu/stage, well under the 64 MiB the device tool moves.
+  # copy build-gpu/stage, kept well under 64 MiB so that it is quick to move.
   rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/lib"
   cp "$build"/tests/xfuse_{gpu,multigpu,host}_tests "$build/bench/xfuse_bench_elementwise" "$build/bench/xfuse_bench_reduce" "$build/bench/xfuse_bench_linalg" "$build/bench/xfuse_bench_signal" "$build/examples/xfuse_demo" "$stage/bin/"
   for e in $examples; do cp "$build/examples/$e" "$stage/bin/"; done
@@ -34,7 +34,7 @@ if [[ "$mode" == build ]]; then
   [[ -n "$lib" ]] && cp -L "$lib" "$stage/lib/"
   git -C "$here" rev-parse --short HEAD > "$stage/COMMIT"
   git -C "$here" diff --quiet HEAD || echo "(with uncommitted changes)" >> "$stage/COMMIT"
-  # Stripped and packed: the GPU test binary alone passed 40 MB; the device tool carries 64 MiB.
+  # Stripped and packed: the GPU test binary alone passed 40 MB; the stage is kept under 64 MiB.
   strip "$stage"/bin/*
   tar -C "$stage" -cJf "$stage/stage.tar.xz" bin lib && rm -rf "$stage/bin" "$stage/lib"
   du -sh "$stage"
@@ -66,9 +66,11 @@ status=0
   nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 } | tee "$out/environment.txt"
 
-# At most 8 files come back from the device tool: tests.txt gathers every suite.
+# Few output files (at most 8 are collected from the remote GPU runner): tests.txt gathers every suite.
 echo "== GPU tests"
 "$bin/xfuse_gpu_tests" -r compact 2>&1 | tail -n 60 | tee "$out/tests.txt" || status=1
+echo "== an unreadable XFUSE_GPU_MEMORY_LIMIT (its own process: the setting is read once)" | tee -a "$out/tests.txt"
+XFUSE_GPU_MEMORY_LIMIT=lots "$bin/xfuse_gpu_tests" -r compact "[memory_setting]" 2>&1 | tail -n 3 | tee -a "$out/tests.txt" || status=1
 echo "== multi-GPU tests" | tee -a "$out/tests.txt"
 mrc=0
 "$bin/xfuse_multigpu_tests" > "$out/multigpu.log" 2>&1 || mrc=$?
@@ -112,7 +114,7 @@ if [[ $run_examples == 1 ]]; then
   grep -c "^===" "$out/examples.txt"
 fi
 echo "== demo"
-"$bin/xfuse_demo" 2>&1 || status=1  # (in log.txt: at most 8 files come back from the device tool)
+"$bin/xfuse_demo" 2>&1 || status=1  # (in log.txt: the remote GPU runner collects at most 8 files)
 if [[ $sanitize == 1 ]]; then
   echo "== compute-sanitizer memcheck (all GPU tests but the 2^31-element one)"
   # The [oom] case exhausts device memory on purpose: its failing allocation is an API error that

@@ -42,8 +42,7 @@ using namespace ::xf::detail;
 
 template <class Draw, std::size_t N>
 auto draw_node(const Draw& d, const std::array<index_t, N>& shape, const char* op) {
-  for (const index_t e : shape)
-    if (e < 0) throw shape_error(std::string(op) + ": negative dimension in shape " + to_string(shape));
+  checked_size(shape, sizeof(typename Draw::value_type), op);
   // Element positions count in C order, so a value belongs to its index, not to a kernel's walk.
   return generator_node<Draw, static_cast<int>(N)>(d, shape, c_strides(shape));
 }

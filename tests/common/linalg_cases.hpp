@@ -5,7 +5,9 @@
 #pragma once
 
 #include <complex>
+#include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <xfuse/linalg.hpp>
@@ -330,6 +332,76 @@ void matmul_alpha_beta() {
   }
 }
 
+// np.dot and np.vdot of two integer vectors of type T: [max, max, 3, min] . [2, max, 5, -1]
+// (unsigned: [max, max, 3, 7] . [2, max, 5, 3]), in T, wrapped as NumPy's integers wrap.
+template <class Space, class T>
+void integer_dot(long long numpy_value) {
+  using L = std::numeric_limits<T>;
+  const bool s = std::is_signed_v<T>;
+  const auto a = xf::asarray<T, Space>({L::max(), L::max(), T(3), s ? L::min() : T(7)});
+  const auto b = xf::asarray<T, Space>({T(2), L::max(), T(5), s ? T(-1) : T(3)});
+  const auto d = xf::dot(a, b);
+  const auto v = xf::vdot(a, b);
+  static_assert(std::is_same_v<xf::value_t<decltype(d)>, T> && std::is_same_v<xf::value_t<decltype(v)>, T>,
+                "np.dot of two integer vectors keeps their type");
+  INFO("dot of " << xf::dtype_name<T> << " vectors");
+  CHECK(static_cast<long long>(d.item()) == numpy_value);
+  CHECK(static_cast<long long>(v.item()) == numpy_value);
+}
+
+// np.dot and np.vdot of vectors return the operands' promoted type (np.sum widens, np.dot does
+// not), with NumPy's integer wrapping; bool vectors give "any a and b"; float16 multiplies and
+// adds in float and rounds once. Expected values: NumPy 2.4.6.
+template <class Space>
+void dot_types_follow_numpy() {
+  // [np.dot(a, b) for each type]: int8 -114, uint8 35, int16 -32754, uint16 35, int32 -2147483634,
+  // uint32 35, int64 -9223372036854775794, uint64 35 (results of the same type as the inputs).
+  integer_dot<Space, std::int8_t>(-114);
+  integer_dot<Space, std::uint8_t>(35);
+  integer_dot<Space, std::int16_t>(-32754);
+  integer_dot<Space, std::uint16_t>(35);
+  integer_dot<Space, std::int32_t>(-2147483634);
+  integer_dot<Space, std::uint32_t>(35);
+  integer_dot<Space, std::int64_t>(-9223372036854775807LL - 1 + 14);
+  integer_dot<Space, std::uint64_t>(35);
+  // np.dot(np.array([True, False, True]), np.array([False, True, False])) is np.False_ (bool), with
+  // [False, True, True] np.True_; np.vdot the same; np.dot of two empty bool vectors np.False_.
+  const auto t = xf::asarray<bool, Space>({true, false, true});
+  const auto f = xf::asarray<bool, Space>({false, true, false});
+  const auto g = xf::asarray<bool, Space>({false, true, true});
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::dot(t, f))>, bool>);
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::vdot(t, f))>, bool>);
+  CHECK(xf::dot(t, f).item() == false);
+  CHECK(xf::dot(t, g).item() == true);
+  CHECK(xf::vdot(t, g).item() == true);
+  CHECK(xf::dot(t(xf::slice(0, 0)), f(xf::slice(0, 0))).item() == false);
+  // np.dot(np.array([-128, 127, 100], np.int8), np.array([255, 255, 200], np.uint8)) is np.int16(19745)
+  const auto dm = xf::dot(xf::asarray<std::int8_t, Space>({-128, 127, 100}), xf::asarray<std::uint8_t, Space>({255, 255, 200}));
+  static_assert(std::is_same_v<xf::value_t<decltype(dm)>, std::int16_t>);
+  CHECK(dm.item() == 19745);
+  // np.dot(np.array([True, True]), np.array([100, 100], np.int8)) is np.int8(-56)
+  const auto db = xf::dot(xf::asarray<bool, Space>({true, true}), xf::asarray<std::int8_t, Space>({100, 100}));
+  static_assert(std::is_same_v<xf::value_t<decltype(db)>, std::int8_t>);
+  CHECK(db.item() == -56);
+  // np.dot(np.array([2**62, 3], np.int64), np.array([4, 5], np.uint64)) is np.float64(1.8446744073709552e+19)
+  const auto df = xf::dot(xf::asarray<std::int64_t, Space>({std::int64_t{1} << 62, 3}), xf::asarray<std::uint64_t, Space>({4, 5}));
+  static_assert(std::is_same_v<xf::value_t<decltype(df)>, double>);
+  CHECK(df.item() == 1.8446744073709552e+19);
+  // np.dot of two empty int8 vectors is np.int8(0)
+  const auto e8 = xf::asarray<std::int8_t, Space>({1});
+  CHECK(xf::dot(e8(xf::slice(0, 0)), e8(xf::slice(0, 0))).item() == 0);
+  // float16: np.dot(np.array([300, 300], np.float16), np.array([300, -300], np.float16)) is
+  // np.float16(0.0) (each product 90000 overflows float16, not float); np.vdot the same;
+  // np.dot(h, h) with h = np.array([0.1, 0.2, 0.3], np.float16) is np.float16(0.14) = 0.1400146484375.
+  const auto h1 = xf::asarray<xf::half, Space>({xf::half(300.0f), xf::half(300.0f)});
+  const auto h2 = xf::asarray<xf::half, Space>({xf::half(300.0f), xf::half(-300.0f)});
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::dot(h1, h2))>, xf::half>);
+  CHECK(static_cast<float>(xf::dot(h1, h2).item()) == 0.0f);
+  CHECK(static_cast<float>(xf::vdot(h1, h2).item()) == 0.0f);
+  const auto h3 = xf::asarray<xf::half, Space>({xf::half(0.1f), xf::half(0.2f), xf::half(0.3f)});
+  CHECK(static_cast<float>(xf::dot(h3, h3).item()) == 0.1400146484375f);
+}
+
 template <class Space>
 void products_and_mixed_types() {
   const auto av = uniform<double>(60, -1, 1), bv = uniform<double>(60, -1, 1);
@@ -390,6 +462,7 @@ void products_and_mixed_types() {
   const auto w = xf::asarray<xf::complex128, Space>(wv, {8});
   REQUIRE(std::abs(as_cd(xf::vdot(z, w).item()) - vd) <= 1e-13);
   REQUIRE(std::abs(as_cd(xf::dot(z, w).item()) - dd) <= 1e-13);
+  dot_types_follow_numpy<Space>();
 }
 
 }  // namespace xf_test

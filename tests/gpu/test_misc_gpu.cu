@@ -1,4 +1,5 @@
 // Casts, where/clip, fused chains and bad input on the device.
+#include "../common/bad_input_cases.hpp"
 #include "../common/device_check.hpp"
 
 using namespace xf_test;
@@ -60,4 +61,27 @@ TEST_CASE("bad input on the device throws clearly and leaks nothing", "[gpu][err
   CHECK(pool.used_bytes() == used1);
   CHECK(xf::to_host(xf::eval(a * 0 + 1)) == std::vector<float>(12, 1.f));
   (void)used0;
+}
+
+// ---------------------------------------------------------------- bad input (shared cases)
+
+TEST_CASE("shapes too big or negative are refused where they are made: device arrays", "[gpu][errors]") {
+  xf_test::bad_input::creation<xf::device>();
+  xf_test::bad_input::views<xf::device>();
+}
+
+TEST_CASE("manipulation results too big are refused, or out_of_memory at once: device arrays", "[gpu][errors][oom]") {
+  xf_test::bad_input::manipulation<xf::device>();
+}
+
+TEST_CASE("wrap and from_dlpack refuse null pointers and overflowing layouts: device arrays", "[gpu][errors]") {
+  xf_test::bad_input::foreign_memory<xf::device>();
+}
+
+TEST_CASE("device memory exhausted is xf::out_of_memory with the bytes asked for", "[gpu][errors][oom]") {
+  xf_test::bad_input::out_of_memory<xf::device>();
+}
+
+TEST_CASE("integer sums, products and scans wrap as NumPy's do: device arrays", "[gpu][reduce]") {
+  xf_test::bad_input::wrapping_reductions<xf::device>();
 }

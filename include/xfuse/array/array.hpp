@@ -78,14 +78,19 @@ class array {
 
   // Uninitialised memory of the given shape, in the space's memory (device: the current device,
   // ordered on the current stream), like xf::empty.
-  explicit array(const shape_type& shape) : shape_(shape), strides_(detail::c_strides(shape)) {
-    check_extents(shape, "xf::array");
+  explicit array(const shape_type& shape)
+      : shape_(shape), strides_(detail::checked_c_strides(shape, sizeof(V), "xf::array")) {
     const std::size_t bytes = static_cast<std::size_t>(size()) * sizeof(V);
-    if constexpr (std::is_same_v<Space, device>) {
-      device_ = device::current_id();
-      buffer_ = detail::allocate_device(bytes);
-    } else {
-      buffer_ = detail::allocate_host(bytes);
+    try {
+      if constexpr (std::is_same_v<Space, device>) {
+        device_ = device::current_id();
+        buffer_ = detail::allocate_device(bytes);
+      } else {
+        buffer_ = detail::allocate_host(bytes);
+      }
+    } catch (const out_of_memory& e) {  // say what the memory was for
+      throw out_of_memory(e.what() + (" for an array of shape " + to_string(shape) + " of " + dtype_name()),
+                          e.requested_bytes(), e.used_bytes(), e.total_bytes(), e.limit_bytes(), e.device());
     }
     data_ = static_cast<V*>(buffer_.get());
   }
@@ -246,7 +251,7 @@ class array {
       v.shape_[out] = shape_[in];
       v.strides_[out] = strides_[in];
     }
-    v.data_ = data_ + off;
+    v.data_ = data_ ? data_ + off : data_;  // an empty handle stays null
     return v;
   }
 
@@ -384,9 +389,10 @@ class array {
 
   // Inserts an axis of extent 1 at `axis` (a view); axis counts in the result, -1 is last.
   array<V, R + 1, Space> expand_dims(int axis) const {
+    const int given = axis;
     if (axis < 0) axis += R + 1;
     if (axis < 0 || axis > R)
-      throw shape_error("xf::expand_dims: axis " + std::to_string(axis) + " is out of bounds for rank " +
+      throw shape_error("xf::expand_dims: axis " + std::to_string(given) + " is out of bounds for the result's rank " +
                         std::to_string(R + 1));
     array<V, R + 1, Space> v;
     v.share_from(*this);
@@ -409,6 +415,7 @@ class array {
   array<V, static_cast<int>(N), Space> broadcast_to(const std::array<index_t, N>& target) const {
     constexpr int R2 = static_cast<int>(N);
     static_assert(R2 >= R, "xf::broadcast_to: the target rank is lower than the array's");
+    detail::checked_size(target, sizeof(V), "xf::broadcast_to");
     array<V, R2, Space> v;
     v.share_from(*this);
     for (int i = 0; i < R2; ++i) {
@@ -441,8 +448,12 @@ class array {
   // Device pointers are checked with cudaPointerGetAttributes.
   template <class KeepAlive = std::nullptr_t>
   static array wrap(V* ptr, const shape_type& shape, const shape_type& strides, KeepAlive keep_alive = nullptr) {
+    constexpr const char* op = "xf::array::wrap";
     array a;
-    check_extents(shape, "xf::array::wrap");
+    const index_t count = detail::checked_size(shape, sizeof(V), op);
+    detail::check_span(shape, strides, sizeof(V), op);
+    if (count > 0 && ptr == nullptr)
+      throw error(std::string(op) + ": a null pointer cannot hold shape " + to_string(shape) + " of " + dtype_name());
     a.shape_ = shape;
     a.strides_ = strides;
     a.data_ = ptr;
@@ -458,7 +469,7 @@ class array {
   }
   template <class KeepAlive = std::nullptr_t>
   static array wrap(V* ptr, const shape_type& shape, KeepAlive keep_alive = nullptr) {
-    return wrap(ptr, shape, detail::c_strides(shape), std::move(keep_alive));
+    return wrap(ptr, shape, detail::checked_c_strides(shape, sizeof(V), "xf::array::wrap"), std::move(keep_alive));
   }
 
   // ---------------------------------------------------------------- expression protocol
@@ -495,11 +506,6 @@ class array {
     return d;
   }
 
-  static void check_extents(const shape_type& shape, const char* op) {
-    for (index_t e : shape)
-      if (e < 0) throw shape_error(std::string(op) + ": negative extent in shape " + to_string(shape));
-  }
-
   static int normalize_axis(int axis, const char* op) {
     const int a = axis < 0 ? axis + R : axis;
     if (a < 0 || a >= R)
@@ -512,23 +518,21 @@ class array {
   dims<static_cast<int>(N)> infer_reshape(const std::array<index_t, N>& s) const {
     dims<static_cast<int>(N)> t{};
     int unknown = -1;
-    index_t known = 1;
     for (std::size_t i = 0; i < N; ++i) {
       t[i] = s[i];
       if (s[i] == -1) {
         if (unknown >= 0) throw shape_error("xf::reshape: can only specify one unknown dimension");
         unknown = static_cast<int>(i);
-      } else if (s[i] < 0) {
-        throw shape_error("xf::reshape: negative extent in " + to_string(s));
-      } else {
-        known *= s[i];
+        t[i] = 1;  // for the product of the known extents
       }
     }
+    const index_t known = detail::checked_size(t, sizeof(V), "xf::reshape");
     if (unknown >= 0) {
       if (known == 0 || size() % known != 0)
         throw shape_error("xf::reshape: cannot reshape array of size " + std::to_string(size()) + " into shape " +
                           to_string(s));
       t[unknown] = size() / known;
+      detail::checked_size(t, sizeof(V), "xf::reshape");
     } else if (known != size()) {
       throw shape_error("xf::reshape: cannot reshape array of size " + std::to_string(size()) + " into shape " +
                         to_string(s));

@@ -101,7 +101,7 @@ T read_item(const array<T, R, Space>& a) {
 
 template <std::size_t N>
 void check_count(std::size_t have, const std::array<index_t, N>& shape, const char* op) {
-  if (static_cast<index_t>(have) != product(shape))
+  if (static_cast<index_t>(have) != checked_size(shape, 1, op))
     throw shape_error(std::string(op) + ": " + std::to_string(have) + " values cannot fill shape " + to_string(shape));
 }
 
@@ -305,12 +305,13 @@ array<T, R, device> detail::copy_to_device(const array<T, R, device>& a, int tar
 // ---------------------------------------------------------------- creation that allocates
 // Uninitialised memory (np.empty); device arrays on the current device.
 template <element T, class Space = device, std::size_t N>
-array<T, static_cast<int>(N), Space> empty(const index_t (&shape)[N]) {
-  return array<T, static_cast<int>(N), Space>(detail::to_dims(shape));
+array<T, static_cast<int>(N), Space> empty(const std::array<index_t, N>& shape) {
+  detail::checked_size(shape, sizeof(T), "xf::empty");
+  return array<T, static_cast<int>(N), Space>(shape);
 }
 template <element T, class Space = device, std::size_t N>
-array<T, static_cast<int>(N), Space> empty(const std::array<index_t, N>& shape) {
-  return array<T, static_cast<int>(N), Space>(shape);
+array<T, static_cast<int>(N), Space> empty(const index_t (&shape)[N]) {
+  return empty<T, Space>(detail::to_dims(shape));
 }
 template <expression E>
 auto empty_like(const E& e) {

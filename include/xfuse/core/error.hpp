@@ -84,6 +84,11 @@ namespace detail {
 [[noreturn]] inline void throw_cuda_error(cudaError_t code, const char* call, const char* file,
                                           int line) {
   (void)cudaGetLastError();  // clear a non-sticky error so the next check does not see it again
+  // A machine without a GPU (or without a driver) is not a failed call: any runtime call can be
+  // the first to find out, so the one place that turns codes into exceptions says it.
+  if (code == cudaErrorNoDevice || code == cudaErrorInsufficientDriver)
+    throw device_error(std::string("xf::device_error: no CUDA device or driver: ") + call + " failed with " +
+                       cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ")");
   throw cuda_error(code, call, file, line);
 }
 

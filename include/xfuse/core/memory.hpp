@@ -33,22 +33,44 @@ inline std::string format_bytes(std::size_t b) {
 // Accounting granularity, as in CuPy's pool.
 inline constexpr std::size_t pool_rounding = 512;
 
-// Parses XFUSE_GPU_MEMORY_LIMIT ("1073741824" or "50%") against the device's memory.
+// Parses XFUSE_GPU_MEMORY_LIMIT against the device's memory: a whole number of bytes
+// ("1073741824") or a percentage up to 100 ("50%", "12.5%"); unset or empty means no limit.
+// Anything else (a sign, an exponent, "inf", text, a byte count past 2^64) is an error naming the
+// variable and the value, never silently "no limit".
 inline std::size_t parse_memory_limit(const char* text, std::size_t device_bytes) {
   if (!text || !*text) return 0;
-  char* end = nullptr;
-  const double v = std::strtod(text, &end);
-  const bool percent = end && *end == '%' && end[1] == '\0';
-  if (end == text || (!percent && *end != '\0') || v < 0)
-    throw error(std::string("XFUSE_GPU_MEMORY_LIMIT: cannot read '") + text +
-                "'; give bytes (1073741824) or a percentage of device memory (50%)");
-  return percent ? static_cast<std::size_t>(v / 100.0 * static_cast<double>(device_bytes))
-                 : static_cast<std::size_t>(v);
+  const std::string s(text);
+  auto refuse = [&](const char* why) -> std::size_t {
+    throw error("xf::memory_pool: XFUSE_GPU_MEMORY_LIMIT='" + s + "' " + why +
+                "; give a whole number of bytes (1073741824) or a percentage of device memory (50%)");
+  };
+  const bool percent = s.back() == '%';
+  const std::size_t digits_end = percent ? s.size() - 1 : s.size();
+  std::size_t dots = 0, digits = 0;
+  for (std::size_t i = 0; i < digits_end; ++i) {
+    if (s[i] == '.') ++dots;
+    else if (s[i] >= '0' && s[i] <= '9') ++digits;
+    else return refuse("is not a number");
+  }
+  if (digits == 0 || dots > (percent ? 1u : 0u)) return refuse("is not a number");
+  if (percent) {
+    const double v = std::strtod(s.c_str(), nullptr);  // digits and one dot: always parses
+    if (v > 100.0) return refuse("is more than 100%");
+    return static_cast<std::size_t>(v / 100.0 * static_cast<double>(device_bytes));
+  }
+  std::size_t bytes = 0;
+  for (char c : s)
+    if (__builtin_mul_overflow(bytes, std::size_t{10}, &bytes) ||
+        __builtin_add_overflow(bytes, static_cast<std::size_t>(c - '0'), &bytes))
+      return refuse("does not fit a 64-bit byte count");
+  return bytes;
 }
 
 class device_pool {
  public:
-  explicit device_pool(int dev) : device_(dev) {
+  explicit device_pool(int dev) : device_(dev), capacity_(device(dev).total_memory()) {
+    // The setting first: a bad one throws before there is a pool to leak.
+    limit_.store(parse_memory_limit(std::getenv("XFUSE_GPU_MEMORY_LIMIT"), capacity_), order::relaxed);
     device_guard g(dev);
     cudaMemPoolProps props{};
     props.allocType = cudaMemAllocationTypePinned;
@@ -58,11 +80,12 @@ class device_pool {
     XF_CUDA_CHECK(cudaMemPoolCreate(&pool_, &props));
     std::uint64_t keep_everything = UINT64_MAX;  // freed memory is reused, not returned
     XF_CUDA_CHECK(cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &keep_everything));
-    limit_.store(parse_memory_limit(std::getenv("XFUSE_GPU_MEMORY_LIMIT"), device(dev).total_memory()), order::relaxed);
   }
 
   void* allocate(std::size_t bytes, cudaStream_t s) {
     if (bytes == 0) return nullptr;
+    // More than the device has can never succeed: refuse it without a driver call or a wait.
+    if (bytes > capacity_) throw_out_of_memory(bytes, "the device's memory");
     const std::size_t n = (bytes + pool_rounding - 1) / pool_rounding * pool_rounding;
     const std::size_t before = used_.fetch_add(n, order::relaxed);
     const std::size_t lim = limit_.load(order::relaxed);
@@ -139,6 +162,7 @@ class device_pool {
 
   cudaMemPool_t pool_ = nullptr;
   int device_;
+  std::size_t capacity_;  // the device's memory
   atomic<std::size_t> used_{0};
   atomic<std::size_t> limit_{0};
 };
@@ -191,7 +215,11 @@ inline buffer allocate_device(std::size_t bytes) {
 // Host memory for host arrays: 64-byte aligned, pageable.
 inline buffer allocate_host(std::size_t bytes) {
   if (bytes == 0) return buffer();
-  void* p = ::operator new(bytes, std::align_val_t{64});
+  void* p = ::operator new(bytes, std::align_val_t{64}, std::nothrow);
+  if (!p)
+    throw out_of_memory("xf::out_of_memory: cannot allocate " + format_bytes(bytes) + " (" + std::to_string(bytes) +
+                            " bytes) of host memory",
+                        bytes, 0, 0, 0, -1);
   return buffer::owning(p, [](void* q) { ::operator delete(q, std::align_val_t{64}); });
 }
 

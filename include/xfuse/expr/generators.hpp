@@ -56,10 +56,7 @@ class full_node {
   static constexpr int rank = R;
   static constexpr int leaf_count = 0;
 
-  full_node(const dims<R>& shape, T value) : shape_(shape), value_(value) {
-    for (index_t e : shape)
-      if (e < 0) throw shape_error("xf::full: negative extent in shape " + to_string(shape));
-  }
+  full_node(const dims<R>& shape, T value) : shape_(shape), value_(value) { checked_size(shape, sizeof(T), "xf::full"); }
   dims<R> shape() const { return shape_; }
   index_t size() const { return product(shape_); }
   T value() const { return value_; }
@@ -92,9 +89,26 @@ auto arange(A start, B stop, C step = 1) {
   if (step == 0) throw error("xf::arange: step cannot be zero");
   const double span = (static_cast<double>(stop) - static_cast<double>(start)) / static_cast<double>(step);
   const double n_real = span > 0 ? ::ceil(span) : 0;
+  // 2^63 as a double: a count at or past it (or NaN, from infinite bounds) converts to nothing.
+  if (!(n_real < 9223372036854775808.0))
+    throw shape_error("xf::arange: array is too big: (" + std::to_string(static_cast<double>(stop)) + " - " +
+                      std::to_string(static_cast<double>(start)) + ") / " + std::to_string(static_cast<double>(step)) +
+                      " elements do not fit a signed 64-bit count");
   const auto n = static_cast<index_t>(n_real);
-  detail::arange_leaf<V> d{static_cast<double>(start), static_cast<double>(step), static_cast<index_t>(start),
-                           static_cast<index_t>(step)};
+  detail::checked_size(dims<1>{n}, sizeof(V), "xf::arange");
+  // Integer results count from integer start and step; a floating bound past int64 has none.
+  auto as_index = [](auto x) -> index_t {
+    if constexpr (std::is_integral_v<decltype(x)>) {
+      return static_cast<index_t>(x);  // modular for uint64 past 2^63, as the integer walk is
+    } else {
+      const double v = ::trunc(static_cast<double>(x));
+      if (!is_integer<V>) return 0;
+      if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
+        throw error("xf::arange: " + std::to_string(static_cast<double>(x)) + " is outside the range of int64");
+      return static_cast<index_t>(v);
+    }
+  };
+  detail::arange_leaf<V> d{static_cast<double>(start), static_cast<double>(step), as_index(start), as_index(step)};
   return detail::generator_node<detail::arange_leaf<V>, 1>(d, {n}, {1});
 }
 // np.arange(stop).
@@ -104,14 +118,21 @@ auto arange(A stop) {
   return arange<T>(A(0), stop, 1);
 }
 
-// np.linspace(start, stop, num, endpoint).
+// np.linspace(start, stop, num, endpoint): start + i * step with step = (stop - start) / div, div
+// = num - 1 (endpoint) or num; the last sample is exactly stop when endpoint and num > 1. One sample
+// is start (0 * (stop - start) + start, as NumPy computes it). Computed in double; integer types
+// take the floor, as NumPy 2 does.
 template <class T = double>
 auto linspace(double start, double stop, index_t num = 50, bool endpoint = true) {
   static_assert(element<T> && !is_complex<T> && !is_bool<T>, "xf::linspace: the element type must be real");
   if (num < 0) throw error("xf::linspace: num must be non-negative, got " + std::to_string(num));
+  detail::checked_size(dims<1>{num}, sizeof(T), "xf::linspace");
   const index_t div = endpoint ? num - 1 : num;
-  const double step = div > 0 ? (stop - start) / static_cast<double>(div) : 0.0;
-  detail::linspace_leaf<T> d{start, step, stop, endpoint && num > 0 ? num - 1 : -1};
+  const double delta = stop - start;
+  double step = div > 0 ? delta / static_cast<double>(div) : delta;
+  double tiny_div = 0;
+  if (div > 0 && step == 0 && delta != 0) step = delta, tiny_div = static_cast<double>(div);  // a subnormal span
+  detail::linspace_leaf<T> d{start, step, stop, tiny_div, endpoint && num > 1 ? num - 1 : -1};
   return detail::generator_node<detail::linspace_leaf<T>, 1>(d, {num}, {1});
 }
 
@@ -120,6 +141,7 @@ template <class T = double>
 auto eye(index_t n, index_t m = -1, index_t k = 0) {
   if (m < 0) m = n;
   if (n < 0) throw shape_error("xf::eye: negative size " + std::to_string(n));
+  detail::checked_size(dims<2>{n, m}, sizeof(T), "xf::eye");
   // Position = column - row: the value is 1 where it equals k.
   return detail::generator_node<detail::eye_leaf<T>, 2>(detail::eye_leaf<T>{k}, {n, m}, {-1, 1});
 }
@@ -128,6 +150,7 @@ template <class T = double>
 auto tri(index_t n, index_t m = -1, index_t k = 0) {
   if (m < 0) m = n;
   if (n < 0) throw shape_error("xf::tri: negative size " + std::to_string(n));
+  detail::checked_size(dims<2>{n, m}, sizeof(T), "xf::tri");
   return detail::generator_node<detail::tri_leaf<T>, 2>(detail::tri_leaf<T>{k}, {n, m}, {-1, 1});
 }
 template <class T = double>

@@ -40,23 +40,28 @@ struct arange_leaf {
   index_t istart, istep;
   XF_HD XF_FORCEINLINE T at(index_t p) const {
     if constexpr (is_integer<T>) {
-      return static_cast<T>(istart + p * istep);
+      // Modular: a uint64 walk past 2^63 is exact in unsigned arithmetic, never a signed overflow.
+      return static_cast<T>(static_cast<std::uint64_t>(istart) + static_cast<std::uint64_t>(p) * static_cast<std::uint64_t>(istep));
     } else {
       return convert<T>(affine(start, static_cast<double>(p), step));
     }
   }
 };
 
-// linspace: start + p * step, the last sample exactly `stop` when the endpoint is included.
-// Integer results round toward minus infinity, as NumPy 2 does.
+// linspace: start + p * step, as NumPy computes it, the last sample exactly `stop` when the
+// endpoint is included and there are two samples or more. When the step underflows to zero but
+// the span does not (subnormal spans), NumPy computes start + (p / div) * span: `div` is then
+// nonzero and `step` holds the span. Integer results round toward minus infinity, as NumPy 2 does.
 template <class T>
 struct linspace_leaf {
   using value_type = T;
   static constexpr bool in_memory = false;
   double start, step, stop;
+  double div;    // 0, or the divisor of the subnormal form
   index_t last;  // position that is exactly `stop`, or -1
   XF_HD XF_FORCEINLINE T at(index_t p) const {
-    const double v = p == last ? stop : affine(start, static_cast<double>(p), step);
+    const double q = div == 0 ? static_cast<double>(p) : static_cast<double>(p) / div;
+    const double v = p == last ? stop : affine(start, q, step);
     if constexpr (is_integer<T>) {
       return convert<T>(::floor(v));
     } else {

@@ -39,6 +39,7 @@ std::array<index_t, max_rank<A, B>> broadcast_shapes(const std::array<index_t, A
       throw shape_error(std::string(op) + ": cannot broadcast " + to_string(a) + " with " + to_string(b));
     out[R - 1 - i] = ea == 1 ? eb : ea;
   }
+  checked_size(out, 1, op);  // (2^32, 1) with (1, 2^32) has 2^64 elements
   return out;
 }
 
@@ -52,7 +53,7 @@ struct wtype {
 
 template <class T>
 using default_of = std::conditional_t<is_bool<T>, bool,
-                   std::conditional_t<is_integer<T>, std::int64_t,
+                   std::conditional_t<std::is_integral_v<T>, std::int64_t,
                    std::conditional_t<is_complex<T>, complex128, double>>>;
 
 template <class A, class B>

@@ -7,6 +7,7 @@
 
 #include <type_traits>
 
+#include "../core/wrapping.hpp"
 #include "node.hpp"
 #include "scalar_math.hpp"
 
@@ -28,13 +29,35 @@ struct same_sig {
   using out = in;
 };
 template <class... W>
-struct compare_sig {
+struct bool_sig {
   using in = promoted_t<W...>;
   using out = bool;
 };
+
+// The input type of a comparison between integers (or bool): no conversion, the values compare
+// exactly whatever their types (see the comparisons below).
+struct exact_integers {};
+template <class... W>
+struct compare_sig {
+  using in = std::conditional_t<(std::is_integral_v<typename W::type> && ...), exact_integers, promoted_t<W...>>;
+  using out = bool;
+};
+
+// Float functions compute integers and bool in the smallest float that holds every operand's
+// values, as NumPy's loop selection does: sqrt(int8) is float16, hypot(int8, uint8) float16 (not
+// the float32 of their promoted int16), hypot(bool_array, 2) float64 (bool with an integer is int64).
+template <class P, class... W>
+constexpr auto float_input() {
+  if constexpr (!is_integer<P> && !is_bool<P>) {
+    return std::type_identity<P>{};
+  } else {
+    using F = promoted_t<wtype<detail::float_for_int<std::conditional_t<W::weak, P, typename W::type>>, false>...>;
+    return std::type_identity<F>{};
+  }
+}
 template <class... W>
 struct float_sig {
-  using in = float_result_t<promoted_t<W...>>;
+  using in = typename decltype(float_input<promoted_t<W...>, W...>())::type;
   using out = in;
 };
 template <class... W>
@@ -42,10 +65,6 @@ struct logical_sig {
   using in = bool;
   using out = bool;
 };
-
-// Unsigned arithmetic of at least int's width: wraps without undefined behaviour.
-template <class T>
-using wide_unsigned = std::conditional_t<(sizeof(T) < sizeof(unsigned)), unsigned, std::make_unsigned_t<T>>;
 
 #define XF_OP_NAME(NAME) static constexpr const char* name = "xf::" #NAME
 
@@ -62,8 +81,7 @@ struct add : elementwise<add> {
   template <class T>
   XF_HD XF_FORCEINLINE T apply(T a, T b) const {
     if constexpr (is_bool<T>) return a || b;
-    else if constexpr (is_integer<T>) return T(wide_unsigned<T>(a) + wide_unsigned<T>(b));
-    else return a + b;
+    else return wrapping_add(a, b);
   }
 };
 
@@ -87,8 +105,7 @@ struct multiply : elementwise<multiply> {
   template <class T>
   XF_HD XF_FORCEINLINE T apply(T a, T b) const {
     if constexpr (is_bool<T>) return a && b;
-    else if constexpr (is_integer<T>) return T(wide_unsigned<T>(a) * wide_unsigned<T>(b));
-    else return a * b;
+    else return wrapping_multiply(a, b);
   }
 };
 
@@ -307,8 +324,25 @@ struct arctan2 : elementwise<arctan2> {
 };
 
 // ---------------------------------------------------------------- comparisons
-#define XF_COMPARISON(NAME, OP, ORDERED)                                                              \
-  struct NAME : elementwise<NAME> {                                                                  \
+// Integers (and bool) compare exactly, as in NumPy 2: int64 with uint64 without going through
+// float64 (arithmetic still promotes them to float64), and an integer array with a C++ integer
+// that its type cannot hold (uint8_array > -1 is all true, int8_array == 300 all false; arithmetic
+// with such a scalar throws). Everything else compares in the promoted type.
+template <class A, class B>
+XF_HD XF_FORCEINLINE bool exact_less(A a, B b) {
+  if constexpr (std::is_signed_v<A> == std::is_signed_v<B>) return a < b;
+  else if constexpr (std::is_signed_v<A>) return a < 0 || static_cast<std::uint64_t>(a) < static_cast<std::uint64_t>(b);
+  else return b >= 0 && static_cast<std::uint64_t>(a) < static_cast<std::uint64_t>(b);
+}
+template <class A, class B>
+XF_HD XF_FORCEINLINE bool exact_equal(A a, B b) {
+  if constexpr (std::is_signed_v<A> == std::is_signed_v<B>) return a == b;
+  else if constexpr (std::is_signed_v<A>) return a >= 0 && static_cast<std::uint64_t>(a) == static_cast<std::uint64_t>(b);
+  else return b >= 0 && static_cast<std::uint64_t>(a) == static_cast<std::uint64_t>(b);
+}
+
+#define XF_COMPARISON(NAME, OP, ORDERED, EXACT)                                                       \
+  struct NAME {                                                                                      \
     XF_OP_NAME(NAME);                                                                                \
     template <class... W>                                                                            \
     struct signature : compare_sig<W...> {                                                           \
@@ -319,13 +353,22 @@ struct arctan2 : elementwise<arctan2> {
     XF_HD XF_FORCEINLINE bool apply(T a, T b) const {                                                \
       return a OP b;                                                                                 \
     }                                                                                                \
+    template <class In, class Out, class A, class B>                                                 \
+    XF_HD XF_FORCEINLINE static Out eval(const NAME& self, const A& a, const B& b) {                 \
+      if constexpr (std::is_same_v<In, exact_integers>) {                                            \
+        return EXACT;                                                                                \
+      } else {                                                                                       \
+        using C = compute_t<In>;                                                                     \
+        return self.apply(convert<C>(a), convert<C>(b));                                             \
+      }                                                                                              \
+    }                                                                                                \
   };
-XF_COMPARISON(equal, ==, false)
-XF_COMPARISON(not_equal, !=, false)
-XF_COMPARISON(less, <, true)
-XF_COMPARISON(less_equal, <=, true)
-XF_COMPARISON(greater, >, true)
-XF_COMPARISON(greater_equal, >=, true)
+XF_COMPARISON(equal, ==, false, exact_equal(a, b))
+XF_COMPARISON(not_equal, !=, false, !exact_equal(a, b))
+XF_COMPARISON(less, <, true, exact_less(a, b))
+XF_COMPARISON(less_equal, <=, true, !exact_less(b, a))
+XF_COMPARISON(greater, >, true, exact_less(b, a))
+XF_COMPARISON(greater_equal, >=, true, !exact_less(a, b))
 #undef XF_COMPARISON
 
 // ---------------------------------------------------------------- logical and bitwise
@@ -385,12 +428,19 @@ struct invert : elementwise<invert> {
   }
 };
 
+// Shifts of bool values shift int8 values (NumPy: left_shift(bool, bool) is int8).
+template <class... W>
+struct shift_sig {
+  using p = promoted_t<W...>;
+  static_assert(is_integer<p> || is_bool<p>, "xf::left_shift and xf::right_shift take integer values only");
+  using in = std::conditional_t<is_bool<p>, std::int8_t, p>;
+  using out = in;
+};
+
 struct left_shift : elementwise<left_shift> {
   XF_OP_NAME(left_shift);
   template <class... W>
-  struct signature : same_sig<W...> {
-    static_assert(is_integer<promoted_t<W...>>, "xf::left_shift takes integer values only");
-  };
+  using signature = shift_sig<W...>;
   template <class T>
   XF_HD XF_FORCEINLINE T apply(T a, T b) const {
     // A count past the width (negative counts included, read as unsigned) shifts everything out.
@@ -402,9 +452,7 @@ struct left_shift : elementwise<left_shift> {
 struct right_shift : elementwise<right_shift> {
   XF_OP_NAME(right_shift);
   template <class... W>
-  struct signature : same_sig<W...> {
-    static_assert(is_integer<promoted_t<W...>>, "xf::right_shift takes integer values only");
-  };
+  using signature = shift_sig<W...>;
   template <class T>
   XF_HD XF_FORCEINLINE T apply(T a, T b) const {
     if (static_cast<std::uint64_t>(b) >= sizeof(T) * 8) {
@@ -470,23 +518,29 @@ struct sign : elementwise<sign> {
   }
 };
 
+// square, reciprocal and conj of bool values give int8 values, as NumPy's do (no bool loop).
+template <class... W>
+struct bool_as_int8_sig {
+  using p = promoted_t<W...>;
+  using in = std::conditional_t<is_bool<p>, std::int8_t, p>;
+  using out = in;
+};
+
 struct square : elementwise<square> {
   XF_OP_NAME(square);
   template <class... W>
-  using signature = same_sig<W...>;
+  using signature = bool_as_int8_sig<W...>;
   template <class T>
   XF_HD XF_FORCEINLINE T apply(T a) const {
     return multiply{}.apply(a, a);
   }
 };
 
-// 1 / x in the input's type; integer 1 / 0 gives 0.
+// 1 / x in the input's type (bool: int8, as NumPy's); integer 1 / 0 gives 0.
 struct reciprocal : elementwise<reciprocal> {
   XF_OP_NAME(reciprocal);
   template <class... W>
-  struct signature : same_sig<W...> {
-    XF_NO_BOOL(reciprocal, promoted_t<W...>);
-  };
+  using signature = bool_as_int8_sig<W...>;
   template <class T>
   XF_HD XF_FORCEINLINE T apply(T a) const {
     if constexpr (is_integer<T>) return a == T(0) ? T(0) : T(T(1) / a);
@@ -535,7 +589,7 @@ XF_FLOAT_FN(erf, r_erf, c_exp, false)
 XF_FLOAT_FN(erfc, r_erfc, c_exp, false)
 #undef XF_FLOAT_FN
 
-// floor, ceil, trunc, rint: integers pass through unchanged (same type).
+// floor, ceil, trunc: integers and bool pass through unchanged (same type), as in NumPy 2.
 #define XF_ROUNDING_FN(NAME, REAL)                                      \
   struct NAME : elementwise<NAME> {                                     \
     XF_OP_NAME(NAME);                                                   \
@@ -552,14 +606,26 @@ XF_FLOAT_FN(erfc, r_erfc, c_exp, false)
 XF_ROUNDING_FN(floor, r_floor)
 XF_ROUNDING_FN(ceil, r_ceil)
 XF_ROUNDING_FN(trunc, r_trunc)
-XF_ROUNDING_FN(rint, r_rint)
 #undef XF_ROUNDING_FN
+
+// rint is a float function in NumPy 2: rint(int8) is float16, rint(int32) float64.
+struct rint : elementwise<rint> {
+  XF_OP_NAME(rint);
+  template <class... W>
+  struct signature : float_sig<W...> {
+    XF_NO_COMPLEX(rint, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a) const {
+    return math::r_rint(a);
+  }
+};
 
 #define XF_CLASSIFY(NAME, REAL, INTEGER_ANSWER)                                   \
   struct NAME : elementwise<NAME> {                                               \
     XF_OP_NAME(NAME);                                                             \
     template <class... W>                                                         \
-    using signature = compare_sig<W...>;                                          \
+    using signature = bool_sig<W...>;                                             \
     template <class T>                                                            \
     XF_HD XF_FORCEINLINE bool apply(T a) const {                                  \
       if constexpr (is_complex<T>) return REAL(a.real()) || REAL(a.imag());       \
@@ -577,7 +643,7 @@ XF_CLASSIFY(isinf, is_inf_value, false)
 struct isfinite : elementwise<isfinite> {
   XF_OP_NAME(isfinite);
   template <class... W>
-  using signature = compare_sig<W...>;
+  using signature = bool_sig<W...>;
   template <class T>
   XF_HD XF_FORCEINLINE bool apply(T a) const {
     if constexpr (is_complex<T>) return apply(a.real()) && apply(a.imag());
@@ -616,20 +682,21 @@ struct imag_part : elementwise<imag_part> {
 struct conj : elementwise<conj> {
   XF_OP_NAME(conj);
   template <class... W>
-  using signature = same_sig<W...>;
+  using signature = bool_as_int8_sig<W...>;
   template <class T>
   XF_HD XF_FORCEINLINE T apply(T a) const {
     if constexpr (is_complex<T>) return math::c_conj(a);
     else return a;
   }
 };
-// angle in radians: arg(z) for complex values, 0 or pi for real ones.
+// angle in radians: arg(z) for complex values, 0 or pi for real ones. NumPy computes arctan2(0, x),
+// where bool meets the integer 0 as int64: angle(bool) is float64, angle(int8) float16.
 struct angle : elementwise<angle> {
   XF_OP_NAME(angle);
   template <class... W>
   struct signature {
     using p = promoted_t<W...>;
-    using in = std::conditional_t<is_complex<p>, p, float_result_t<p>>;
+    using in = std::conditional_t<is_complex<p>, p, std::conditional_t<is_bool<p>, double, float_result_t<p>>>;
     using out = real_t<in>;
   };
   template <class T>

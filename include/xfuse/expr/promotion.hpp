@@ -83,12 +83,13 @@ constexpr auto promote_strong() {
   }
 }
 
-// The kind order NEP 50 uses for weak scalars: bool < integer < float < complex.
+// The kind order NEP 50 uses for weak scalars: bool < integer < float < complex. C++ types that are
+// not element types (long long, char, long double) rank by their kind too.
 template <class T>
 constexpr int weak_rank() {
   if constexpr (is_bool<T>) return 0;
-  else if constexpr (is_integer<T>) return 1;
-  else if constexpr (is_floating<T>) return 2;
+  else if constexpr (is_integer<T> || std::is_integral_v<T>) return 1;
+  else if constexpr (is_floating<T> || std::is_floating_point_v<T>) return 2;
   else return 3;
 }
 
@@ -100,7 +101,7 @@ constexpr auto promote_weak() {
   } else if constexpr (is_complex<Weak>) {
     if constexpr (is_floating<Strong>) return std::type_identity<complex_for_real<Strong>>{};
     else return std::type_identity<complex128>{};
-  } else if constexpr (is_floating<Weak>) {
+  } else if constexpr (weak_rank<Weak>() == 2) {
     return std::type_identity<double>{};  // bool or integer arrays meet a float scalar: the default float
   } else {
     return std::type_identity<std::int64_t>{};  // a bool array meets an integer scalar: the default integer

@@ -299,20 +299,26 @@ array<T, R, Space> import_dlpack(Managed* m, bool accept_read_only) {
   if (R > 0 && t.shape == nullptr)
     throw shape_error(std::string(op) + ": the tensor's shape is a null pointer" + kept);
   for (int d = 0; d < R; ++d) shape[d] = t.shape[d];
-  for (int d = 0; d < R; ++d)
-    if (shape[d] < 0)
-      throw shape_error(std::string(op) + ": the tensor's shape " + to_string(shape) + " has a negative extent" + kept);
-  if (t.strides) {
-    for (int d = 0; d < R; ++d) strides[d] = t.strides[d];
-  } else {
-    strides = c_strides(shape);
+  index_t size = 0;
+  try {  // every shape check, with the note that the tensor stays the caller's
+    size = checked_size(shape, sizeof(T), op);
+    if (t.strides) {
+      for (int d = 0; d < R; ++d) strides[d] = t.strides[d];
+      check_span(shape, strides, sizeof(T), op);
+    } else {
+      strides = c_strides(shape);
+    }
+  } catch (const shape_error& e) {
+    throw shape_error(e.what() + std::string(kept));
   }
-  const index_t size = product(shape);
-  char* const base = static_cast<char*>(t.data);
-  T* const ptr = base ? reinterpret_cast<T*>(base + t.byte_offset) : nullptr;
-  if (size > 0 && base == nullptr)
+  const auto base = reinterpret_cast<std::uintptr_t>(t.data);
+  if (size > 0 && base == 0)
     throw error(std::string(op) + ": the tensor has " + std::to_string(size) + " elements and a null data pointer" +
                 kept);
+  if (base != 0 && t.byte_offset > UINTPTR_MAX - base)
+    throw error(std::string(op) + ": the tensor's byte_offset (" + std::to_string(t.byte_offset) +
+                ") passes the end of the address space" + kept);
+  T* const ptr = base ? reinterpret_cast<T*>(base + t.byte_offset) : nullptr;
   if (size > 0 && reinterpret_cast<std::uintptr_t>(ptr) % alignof(T) != 0)
     throw error(std::string(op) + ": the tensor's data pointer + byte_offset (" + std::to_string(t.byte_offset) +
                 ") is not aligned for " + dtype_name<T> + " (" + std::to_string(alignof(T)) + " bytes)" + kept);

@@ -126,8 +126,9 @@ auto from_mdspan(const cuda::std::mdspan<T, Extents, Layout, Accessor>& m, KeepA
     shape[d] = static_cast<index_t>(e);
     strides[d] = static_cast<index_t>(s);
   }
+  const index_t count = detail::checked_size(shape, sizeof(T), "xf::from_mdspan");
   if constexpr (std::is_same_v<Space, device>) {
-    if (detail::product(shape) == 0) return array<T, R, Space>(shape);
+    if (count == 0) return array<T, R, Space>(shape);
   }
   return array<T, R, Space>::wrap(m.data_handle(), shape, strides, std::move(keep_alive));
 }

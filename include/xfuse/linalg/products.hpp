@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // NumPy's other products: dot, vdot, inner, outer and trace. Vector products are fused reductions
-// (one pass over both operands, no temporary); matrix products go through xf::matmul.
+// (one pass over both operands, no temporary) in NumPy's result types; matrix products go through
+// xf::matmul.
 #pragma once
 
 #include "../reduce.hpp"
@@ -23,6 +24,23 @@ std::array<index_t, N> dims_from(It first) {
   return d;
 }
 
+// The sum of products of two vectors in NumPy's result type, the operands' promoted type (np.dot
+// does not widen as np.sum does): integers wrap as NumPy's do (the reducer's wrapping sum); bool
+// is "any a and b"; 16-bit floats multiply and add in float and round once at the end.
+template <class A, class B>
+auto vector_dot(const A& a, const B& b, const char* name) {
+  using P = value_t<decltype(a * b)>;
+  if constexpr (is_bool<P>) {
+    return any(a * b);
+  } else if constexpr (is_integer<P>) {
+    return reduce_all<false>(a * b, sum_reducer<P, P, P, false>{}, name);
+  } else if constexpr (is_low_precision<P>) {
+    return reduce_all<false>(a.template astype<float>() * b.template astype<float>(), sum_reducer<float, float, P, false>{}, name);
+  } else {
+    return sum(a * b);
+  }
+}
+
 }  // namespace detail
 
 // np.dot: the sum of products for two vectors; matmul when b has one or two dimensions; otherwise
@@ -35,7 +53,7 @@ auto dot(const A& a_in, const B& b_in) {
   const auto b = detail::as_array(b_in);
   if constexpr (RA == 1 && RB == 1) {
     detail::require_same_length("xf::dot", a, a.size(), b, b.size());
-    return sum(a * b);
+    return detail::vector_dot(a, b, "xf::dot");
   } else if constexpr (RB <= 2) {
     return eval(matmul(a, b));
   } else {
@@ -56,14 +74,14 @@ auto dot(const A& a_in, const B& b_in) {
   }
 }
 
-// np.vdot: the flattened operands' sum of conj(a) * b.
+// np.vdot: the flattened operands' sum of conj(a) * b, in the type of np.dot.
 template <expression A, expression B>
 auto vdot(const A& a_in, const B& b_in) {
   const auto a = detail::as_array(a_in).ravel();
   const auto b = detail::as_array(b_in).ravel();
   detail::require_same_length("xf::vdot", a, a.size(), b, b.size());
   if constexpr (is_complex<value_t<A>>) return sum(conj(a) * b);
-  else return sum(a * b);
+  else return detail::vector_dot(a, b, "xf::vdot");
 }
 
 // np.inner: the sum over both operands' last axes (result a.shape[:-1] + b.shape[:-1]).

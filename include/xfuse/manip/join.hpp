@@ -68,8 +68,9 @@ array<Out, R, S> join(const Parts& parts, int axis, const View& view, const char
         throw shape_error(std::string(op) + ": all the input array dimensions except for the concatenation axis must "
                           "match exactly, but along dimension " + std::to_string(d) + ", the array at index 0 has shape " +
                           to_string(first) + " and the array at index " + std::to_string(i) + " has shape " + to_string(s));
-    shape[axis] += s[axis];
+    shape[axis] = extent_sum(shape[axis], s[axis], op);
   });
+  checked_size(shape, sizeof(Out), op);
   array<Out, R, S> out(shape);
   index_t at = 0;
   parts.each([&](std::size_t, const auto& p) {

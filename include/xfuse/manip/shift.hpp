@@ -75,9 +75,10 @@ array<T, R, S> pad_impl(const array<T, R, S>& a, const index_t (&widths)[R][2], 
     if (edge && n == 0 && before + after > 0)
       throw shape_error(std::string(op) + ": cannot extend the empty axis " + std::to_string(d) + " of shape " +
                         to_string(a.shape()) + " with mode \"edge\"");
-    shape[d] = before + n + after;
+    shape[d] = extent_sum(extent_sum(before, n, op), after, op);
     rules[d] = {before, n, edge ? edge_rule::clamp : edge_rule::fill};
   }
+  checked_size(shape, sizeof(T), op);
   return gather_axes(a, shape, rules, value, op);
 }
 

@@ -64,6 +64,9 @@ auto meshgrid_views(std::string_view indexing, std::index_sequence<K...>, const 
   auto axis_of = [&](int k) { return xy && N >= 2 && k < 2 ? 1 - k : k; };
   dims<N> shape{};
   ((shape[axis_of(static_cast<int>(K))] = xs.size()), ...);
+  std::size_t itemsize = 1;
+  ((itemsize = sizeof(value_t<A>) > itemsize ? sizeof(value_t<A>) : itemsize), ...);
+  checked_size(shape, itemsize, "xf::meshgrid");
   auto one = [&](int k, const auto& x) {
     dims<N> s{};
     s.fill(1);

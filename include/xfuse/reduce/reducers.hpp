@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "../core/convert.hpp"
+#include "../core/wrapping.hpp"
 #include "../expr/scalar_math.hpp"
 
 namespace xf {
@@ -29,7 +30,7 @@ XF_HD XF_FORCEINLINE real_t<T> squared_magnitude(const T& x) {
   else return x * x;
 }
 
-// NumPy's result types. sum and prod: bool and integers narrower than 64 bits widen to int64 (uint64
+// NumPy's result types (integer sums and products wrap, as NumPy's do). sum and prod: bool and integers narrower than 64 bits widen to int64 (uint64
 // for unsigned); mean, var and std of integers are float64; 16-bit floats accumulate in float.
 template <class T>
 using sum_result_t = std::conditional_t<
@@ -52,7 +53,7 @@ struct sum_reducer {
     }
     return convert<Acc>(v);
   }
-  XF_HD XF_FORCEINLINE Acc combine(const Acc& a, const Acc& b) const { return a + b; }
+  XF_HD XF_FORCEINLINE Acc combine(const Acc& a, const Acc& b) const { return wrapping_add(a, b); }
   XF_HD Out finish(const Acc& a, index_t) const { return convert<Out>(a); }
 };
 
@@ -62,7 +63,7 @@ struct prod_reducer {
   using out_type = Out;
   XF_HD static Acc identity() { return Acc(1); }
   XF_HD XF_FORCEINLINE Acc map(const In& v, index_t) const { return convert<Acc>(v); }
-  XF_HD XF_FORCEINLINE Acc combine(const Acc& a, const Acc& b) const { return a * b; }
+  XF_HD XF_FORCEINLINE Acc combine(const Acc& a, const Acc& b) const { return wrapping_multiply(a, b); }
   XF_HD Out finish(const Acc& a, index_t) const { return convert<Out>(a); }
 };
 
@@ -134,7 +135,7 @@ struct mean_reducer {
   using out_type = Out;
   XF_HD static Acc identity() { return Acc(0); }
   XF_HD XF_FORCEINLINE Acc map(const In& v, index_t) const { return convert<Acc>(v); }
-  XF_HD XF_FORCEINLINE Acc combine(const Acc& a, const Acc& b) const { return a + b; }
+  XF_HD XF_FORCEINLINE Acc combine(const Acc& a, const Acc& b) const { return wrapping_add(a, b); }
   XF_HD Out finish(const Acc& a, index_t n) const { return convert<Out>(a / static_cast<real_t<Acc>>(n)); }
 };
 
