@@ -174,7 +174,7 @@ void memset_ceiling(benchmark::State& state) {
   state.counters["fill_vs_memset"] = ms / fill;
 }
 
-// ---------------------------------------------------------------- random draws (issue 6)
+// ---------------------------------------------------------------- random draws
 // Filling 1024^3 doubles with uniforms against a memset of the same bytes (the write ceiling):
 // vs_memset = memset time / xfuse time. The draw has no buffer: one kernel writes the result.
 void random_uniform_fill(benchmark::State& state) {

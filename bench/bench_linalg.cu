@@ -1,5 +1,5 @@
-// matmul against raw cuBLAS and the solvers against raw cuSOLVER sequences in the same run (issue
-// 5): counters vs_cublas / vs_cusolver are the raw time over xfuse's (CUDA-event medians). The raw
+// matmul against raw cuBLAS and the solvers against raw cuSOLVER sequences in the same run:
+// counters vs_cublas / vs_cusolver are the raw time over xfuse's (CUDA-event medians). The raw
 // calls use their own handles and the same operands.
 #include <cublas_v2.h>
 #include <cusolverDn.h>

@@ -1,5 +1,5 @@
-// Convolution on the device (issue 6) against the copy ceiling and CuPy (bench/cupy_signal.py,
-// same cases, same session). GB/s counts the input and output once each.
+// Convolution on the device against the copy ceiling and CuPy (bench/cupy_signal.py,
+// same cases, same run). GB/s counts the input and output once each.
 #include "bench_util.cuh"
 
 using namespace xf_bench;

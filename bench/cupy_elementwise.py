@@ -1,4 +1,4 @@
-"""The benchmark cases of bench_elementwise.cu in CuPy, on the same GPU, in the same session:
+"""The benchmark cases of bench_elementwise.cu in CuPy, on the same GPU, in the same run:
 fused (cp.fuse) and unfused, timed with CUDA events (medians), written as JSON."""
 import json
 import sys

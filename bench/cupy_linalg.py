@@ -1,5 +1,5 @@
 """The cases of bench_linalg.cu in CuPy (and PyTorch when present), on the same GPU, in the same
-session (CUDA-event medians), written as JSON."""
+run (CUDA-event medians), written as JSON."""
 import json
 import sys
 

@@ -1,4 +1,4 @@
-"""The cases of bench_reduce.cu in CuPy, on the same GPU, in the same session (CUDA-event
+"""The cases of bench_reduce.cu in CuPy, on the same GPU, in the same run (CUDA-event
 medians), written as JSON: plain reductions, and cp.fuse with a reduction (CuPy's fused form)."""
 import json
 import sys

@@ -1,4 +1,4 @@
-"""bench_signal.cu's cases in CuPy on the same GPU, same session: cupyx.scipy.signal.convolve2d and
+"""bench_signal.cu's cases in CuPy on the same GPU, same run: cupyx.scipy.signal.convolve2d and
 cupy.convolve, CUDA-event medians, written as JSON."""
 import json
 import sys

@@ -1,4 +1,4 @@
-"""bench_elementwise.cu's main cases in PyTorch on the same GPU, same session: eager (one kernel
+"""bench_elementwise.cu's main cases in PyTorch on the same GPU, same run: eager (one kernel
 per operation, like unfused CuPy) and torch.compile (Inductor's fused Triton kernel), CUDA-event
 medians, written as JSON keyed like the C++ cases."""
 import json
