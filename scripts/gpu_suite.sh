@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds for sm_90 and runs the GPU suite (tests, optionally compute-sanitizer and benchmarks).
 #
-#   scripts/gpu_suite.sh build               # here (no GPU needed): configure and build build-gpu/
+#   scripts/gpu_suite.sh build [SUITES]      # here (no GPU needed): configure and build build-gpu/
+#                                            # SUITES: benchmark suites to build (default all:
+#                                            # elementwise,reduce,linalg,signal; examples only with all)
 #   scripts/gpu_suite.sh run [options]       # on the GPU machine, over the carried build-gpu/
 #       --sanitize     also run the GPU tests under compute-sanitizer memcheck and racecheck
 #       --bench        also run the benchmarks (and CuPy's version of them when CuPy is there)
@@ -22,15 +24,19 @@ if [[ "$mode" == build ]]; then
   # 90-real: SASS only, no PTX (half the binary size; the staged build must stay under 64 MiB).
   cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
         -DXFUSE_BUILD_BENCHMARKS=ON -DXFUSE_BUILD_TESTS=ON -DXFUSE_BUILD_EXAMPLES=ON
-  examples=$(cd "$here/examples" && ls *.cu | sed 's/\.cu$//' | grep -v -x -e demo -e one_expression | sed 's/^/xfuse_example_/')
+  suites="${1:-elementwise,reduce,linalg,signal}"
+  benches=$(echo "${suites//,/ }" | tr ' ' '\n' | sed 's/^/xfuse_bench_/')
+  examples=""
+  [[ -z "${1:-}" ]] && examples=$(cd "$here/examples" && ls *.cu | sed 's/\.cu$//' | grep -v -x -e demo -e one_expression | sed 's/^/xfuse_example_/')
   cmake --build "$build" -j "$(nproc)" --target xfuse_gpu_tests xfuse_multigpu_tests xfuse_host_tests \
-        xfuse_bench_elementwise xfuse_bench_reduce xfuse_bench_linalg xfuse_bench_signal xfuse_demo $examples
+        $benches xfuse_demo $examples
   # Stage what the GPU machine needs (binaries, and the benchmark library, a shared object here):
   # copy build-gpu/stage, kept well under 64 MiB so that it is quick to move.
   rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/lib"
-  cp "$build"/tests/xfuse_{gpu,multigpu,host}_tests "$build/bench/xfuse_bench_elementwise" "$build/bench/xfuse_bench_reduce" "$build/bench/xfuse_bench_linalg" "$build/bench/xfuse_bench_signal" "$build/examples/xfuse_demo" "$stage/bin/"
+  cp "$build"/tests/xfuse_{gpu,multigpu,host}_tests "$build/examples/xfuse_demo" "$stage/bin/"
+  for b in $benches; do cp "$build/bench/$b" "$stage/bin/"; done
   for e in $examples; do cp "$build/examples/$e" "$stage/bin/"; done
-  lib=$(ldd "$build/bench/xfuse_bench_elementwise" | awk '/libbenchmark/ {print $3}')
+  lib=$(ldd "$build/bench/$(echo "$benches" | head -n 1)" | awk '/libbenchmark/ {print $3}')
   [[ -n "$lib" ]] && cp -L "$lib" "$stage/lib/"
   git -C "$here" rev-parse --short HEAD > "$stage/COMMIT"
   git -C "$here" diff --quiet HEAD || echo "(with uncommitted changes)" >> "$stage/COMMIT"
