@@ -458,11 +458,15 @@ class array {
     a.strides_ = strides;
     a.data_ = ptr;
     if constexpr (std::is_same_v<Space, device>) {
-      cudaPointerAttributes attr{};
-      XF_CUDA_CHECK(cudaPointerGetAttributes(&attr, ptr));
-      if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
-        throw device_error("xf::array::wrap: the pointer is not device memory (use xf::array<V, R, xf::host>::wrap)");
-      a.device_ = attr.device;
+      if (ptr == nullptr) {  // empty: no memory to check; it belongs to the current device
+        a.device_ = device::current_id();
+      } else {
+        cudaPointerAttributes attr{};
+        XF_CUDA_CHECK(cudaPointerGetAttributes(&attr, ptr));
+        if (attr.type != cudaMemoryTypeDevice && attr.type != cudaMemoryTypeManaged)
+          throw device_error("xf::array::wrap: the pointer is not device memory (use xf::array<V, R, xf::host>::wrap)");
+        a.device_ = attr.device;
+      }
     }
     a.buffer_ = detail::buffer::borrowing(ptr, std::move(keep_alive));
     return a;
