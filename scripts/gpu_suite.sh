@@ -125,11 +125,11 @@ if [[ $sanitize == 1 ]]; then
   echo "== compute-sanitizer memcheck (all GPU tests but the 2^31-element one)"
   # The [oom] case exhausts device memory on purpose: its failing allocation is an API error that
   # memcheck would count, so that case runs on its own with API-error reports off.
-  compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "~[large]~[oom]" > "$out/sanitizer.txt" 2>&1 || status=1
+  compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "~[large]~[oom]~[memory_setting]" > "$out/sanitizer.txt" 2>&1 || status=1
   compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 "$bin/xfuse_gpu_tests" "[oom]" >> "$out/sanitizer.txt" 2>&1 || status=1
   grep -E "ERROR SUMMARY|Program hit|Invalid|passed|failed" "$out/sanitizer.txt" | sort | uniq -c | head -20
-  echo "== compute-sanitizer racecheck (views, fusion, streams, assignment, reductions, small solves, the Cholesky copy, manipulation, interop)"
-  compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "[views],[fusion],[stream],[assign],[reduce],[small_lu],[cholesky],[manip],[interop]" 2>&1 \
+  echo "== compute-sanitizer racecheck (views, fusion, streams, assignment, reductions, small solves, the Cholesky copy, manipulation, interop, bad input, NumPy's answers)"
+  compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "[views],[fusion],[stream],[assign],[reduce],[small_lu],[cholesky],[manip],[interop],[errors],[numpy]" 2>&1 \
     | tail -n 8 | tee -a "$out/sanitizer.txt" || status=1
 fi
 
