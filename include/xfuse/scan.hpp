@@ -46,21 +46,12 @@ auto make_scan_plan(const E& e, int axis, const Op& op, typename Op::out_type* o
     kept_shape[d] = along ? 1 : shape[d];
     line_shape[d] = along ? shape[d] : 1;
   }
-  index_t strides[layout<R, L>::leaves][layout<R, L>::max_rank] = {};
-  index_t kept_base[layout<R, L>::leaves] = {}, line_base[layout<R, L>::leaves] = {};
-  Plan p{e.template evaluator<0>(), {}, op, out, {}, {}, false, false, false, false};
-  [&]<int... K>(std::integer_sequence<int, K...>) {
-    (
-        [&] {
-          const auto& rec = get<K>(records);
-          get<K>(p.leaves) = rec.desc;
-          broadcast_strides<R>(rec.shape, rec.strides, shape, strides[K]);
-          kept_base[K] = rec.base;
-        }(),
-        ...);
-  }(std::make_integer_sequence<int, L>{});
-  p.kept = make_layout<R, L>(kept_shape, result_strides, strides, kept_base);
-  p.reduced = make_layout<R, L>(line_shape, c_strides(line_shape), strides, line_base);
+  // As a reduction's plan: the base goes to `kept`, the lines start at 0.
+  const auto ops = gather_operands<R>(records, shape);
+  const index_t line_base[layout<R, L>::leaves] = {};
+  Plan p{e.template evaluator<0>(), ops.descs, op, out, {}, {}, false, false, false, false};
+  p.kept = make_layout<R, L>(kept_shape, result_strides, ops.strides, ops.base);
+  p.reduced = make_layout<R, L>(line_shape, c_strides(line_shape), ops.strides, line_base);
   p.kept_narrow = fits_32_bits(p.kept);
   p.reduced_narrow = fits_32_bits(p.reduced);
   return p;

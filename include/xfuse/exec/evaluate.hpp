@@ -9,20 +9,11 @@
 #include "../array/array.hpp"
 #include "host_loop.hpp"
 #include "kernel.cuh"
+#include "launch.hpp"
+#include "operands.hpp"
 
 namespace xf {
 namespace detail {
-
-template <class Leaves, int K>
-using leaf_desc_t = typename tuple_element_t<K, Leaves>::desc_type;
-
-// The device-side descriptors of a tuple of leaf records.
-template <class Records, class Seq = std::make_integer_sequence<int, Records::size>>
-struct descs_of;
-template <class Records, int... K>
-struct descs_of<Records, std::integer_sequence<int, K...>> {
-  using type = tuple<leaf_desc_t<Records, K>...>;
-};
 
 // The earliest leaf J < K of the same type that reads exactly what leaf K reads, or K.
 template <int K, int J = 0, class Plan>
@@ -56,78 +47,6 @@ void setup_leaf(Plan& p, const Records& records, const Aligned& aligned, int cur
 }
 
 
-// Chooses how the kernel walks the elements and which leaves go through shared memory; returns
-// the dynamic shared memory the launch needs.
-template <class Plan>
-std::size_t choose_walk(Plan& p, int cur) {
-  using Leaves = typename Plan::leaves_type;
-  const auto& lay = p.lay;
-  auto for_each_memory_leaf = [&](auto&& f) {
-    [&]<int... K>(std::integer_sequence<int, K...>) {
-      (
-          [&] {
-            if constexpr (tuple_element_t<K, Leaves>::in_memory)
-              f(K, sizeof(typename tuple_element_t<K, Leaves>::value_type));
-          }(),
-          ...);
-    }(std::make_integer_sequence<int, Plan::L>{});
-  };
-  // Stage the leaves `wanted` accepts, each alias sharing its source's region.
-  auto stage = [&](auto wanted, std::size_t bytes_per_element, std::size_t align) {
-    std::size_t bytes = 0;
-    bool any = false;
-    for_each_memory_leaf([&](int k, std::size_t size) {
-      if (p.alias[k] != k) {
-        p.staged[k] = p.staged[p.alias[k]];
-        p.smem_offset[k] = p.smem_offset[p.alias[k]];
-        return;
-      }
-      p.staged[k] = wanted(k);
-      if (!p.staged[k]) return;
-      any = true;
-      p.smem_offset[k] = static_cast<int>(bytes);
-      bytes += (size * bytes_per_element + align - 1) / align * align;
-    });
-    return any ? bytes : std::size_t{0};
-  };
-  auto unstage = [&] { for_each_memory_leaf([&](int k, std::size_t) { p.staged[k] = false; }); };
-
-  p.mode = walk::rows;
-  if (lay.rank >= 2 && lay.out_stride[0] == 1 && lay.extent[0] >= 8 && lay.extent[1] >= 8) {
-    const std::size_t bytes = stage(
-        [&](int k) {
-          const index_t s0 = lay.stride[k][0], s1 = lay.stride[k][1];
-          return s0 != 0 && s0 != 1 && s0 != -1 && (s1 == 1 || s1 == -1);
-        },
-        static_cast<std::size_t>(Plan::tile_side * (Plan::tile_side + 1)), 16);
-    if (bytes > 0 && bytes <= default_dynamic_smem) {
-      p.mode = walk::tiled;
-      constexpr index_t t = Plan::tile_side;
-      p.tile_count[0] = fast_divmod((lay.extent[0] + t - 1) / t);
-      p.tile_count[1] = fast_divmod((lay.extent[1] + t - 1) / t);
-      return bytes;
-    }
-    unstage();
-    return 0;
-  }
-  if (Plan::policy::bulk_copy && lay.rank == 1 && lay.out_stride[0] == 1 && p.out_vec && lay.size >= Plan::bulk_tile &&
-      device(cur).properties().major >= 9) {
-    bool contiguous = true;
-    for_each_memory_leaf([&](int k, std::size_t) {
-      contiguous = contiguous && (lay.stride[k][0] == 0 || (lay.stride[k][0] == 1 && p.vec[k]));
-    });
-    if (contiguous) {
-      const std::size_t bytes = stage([&](int k) { return lay.stride[k][0] == 1; }, static_cast<std::size_t>(Plan::bulk_tile), 128);
-      if (bytes > 0 && bytes <= device(cur).properties().sharedMemPerBlockOptin - 1024) {
-        p.mode = walk::bulk;
-        return bytes;
-      }
-      unstage();
-    }
-  }
-  return 0;
-}
-
 // Runs expression `e` into the strided output `out` (shape `shape`, strides `strides`).
 template <class Space, class Policy = elementwise_policy, class Out, std::size_t N, class E>
 void run_expression(Out* out, int out_device, const std::array<index_t, N>& shape,
@@ -139,18 +58,10 @@ void run_expression(Out* out, int out_device, const std::array<index_t, N>& shap
   using Descs = typename descs_of<Records>::type;
   using Fn = decltype(e.template evaluator<0>());
   using Plan = fused_plan<Fn, Descs, Out, R, Policy>;
-  using Lay = layout<R, L>;
 
-  index_t leaf_strides[Lay::leaves][Lay::max_rank] = {};
-  index_t leaf_base[Lay::leaves] = {};
-  Plan p{e.template evaluator<0>(), {}, out, {}, {}, {}, false, false, walk::rows, {}, {}};
-  [&]<int... K>(std::integer_sequence<int, K...>) {
-    ((get<K>(p.leaves) = get<K>(records).desc,
-      broadcast_strides<R>(get<K>(records).shape, get<K>(records).strides, shape, leaf_strides[K]),
-      leaf_base[K] = get<K>(records).base),
-     ...);
-  }(std::make_integer_sequence<int, L>{});
-  p.lay = make_layout<R, L>(shape, strides, leaf_strides, leaf_base);
+  const auto ops = gather_operands<R>(records, shape);
+  Plan p{e.template evaluator<0>(), ops.descs, out, {}, {}, {}, false, false, walk::rows, {}, {}};
+  p.lay = make_layout<R, L>(shape, strides, ops.strides, ops.base);
   if (p.lay.size == 0) return;
   p.out = out + p.lay.out_base;
   p.lay.out_base = 0;
@@ -171,7 +82,7 @@ void run_expression(Out* out, int out_device, const std::array<index_t, N>& shap
       return true;
     };
 #if XF_CUDA_TU
-    // A random draw alone into contiguous memory: its own fill kernel (kernel.cuh).
+    // A random draw alone into contiguous memory: its own fill kernel (group_fill.cuh).
     if constexpr (L == 1 && std::is_same_v<Fn, slot<0, Out>>) {
       using Leaf = tuple_element_t<0, Descs>;
       if constexpr (group_leaf<Leaf>) {
@@ -191,11 +102,11 @@ void run_expression(Out* out, int out_device, const std::array<index_t, N>& shap
     [&]<int... K>(std::integer_sequence<int, K...>) {
       (setup_leaf<K>(p, records, aligned, cur, op), ...);
     }(std::make_integer_sequence<int, L>{});
-    const std::size_t smem = choose_walk(p, cur);
+    const launch_config launch = choose_launch(p, cur);
 #if XF_CUDA_TU
-    launch_fused(p, smem, cur, current_slot(cur).handle);
+    launch_fused(p, launch, cur, current_slot(cur).handle);
 #else
-    (void)smem;
+    (void)launch;
 #endif
   } else {
     run_host(p);

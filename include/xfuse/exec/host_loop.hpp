@@ -4,15 +4,9 @@
 #pragma once
 
 #include "plan.hpp"
+#include "point.hpp"
 
 namespace xf::detail {
-
-template <class Plan, int... K>
-XF_FORCEINLINE typename Plan::out_type host_point(const Plan& p, const index_t* pos, std::integer_sequence<int, K...>) {
-  using Leaves = typename Plan::leaves_type;
-  using Point = tuple<typename tuple_element_t<K, Leaves>::value_type...>;
-  return p.fn(Point{{tuple_leaf<K, typename tuple_element_t<K, Leaves>::value_type>{get<K>(p.leaves).at(pos[K])}...}});
-}
 
 template <class Plan>
 void run_host(const Plan& p) {
@@ -32,7 +26,7 @@ void run_host(const Plan& p) {
     for (int k = 0; k < L; ++k) pos[k] = row[k];
     index_t o = out_row;
     for (index_t i = 0; i < inner; ++i) {
-      p.out[o] = host_point(p, pos, seq);
+      p.out[o] = value_at_positions(p.fn, p.leaves, pos, seq);
       for (int k = 0; k < L; ++k) pos[k] += lay.stride[k][0];
       o += lay.out_stride[0];
     }

@@ -9,11 +9,14 @@
 // docs/performance.md).
 #pragma once
 
+#include "../exec/leaf_loads.cuh"
 #include "plan.hpp"
+#include "policy.hpp"
 
 #if XF_CUDA_TU
 namespace xf::detail {
 
+// The launch of one reduction, chosen on the host (choose_reduce_config).
 struct reduce_config {
   int o_lanes = 1, r_lanes = 256;  // o_lanes * r_lanes == reduce_threads
   bool r_fast = true;              // consecutive threads take consecutive reduced elements
@@ -21,40 +24,19 @@ struct reduce_config {
   index_t chunk = 0;               // reduced elements per split (a multiple of E when chunked)
   bool chunked = false;            // lanes take chunks of E consecutive elements (r_fast, rank-1 reduced layout)
 };
-inline constexpr int reduce_threads = 256;
+inline constexpr int reduce_threads = reduce_policy::block_threads;
 
-// The 16-byte load of a reduction's input: read once, and by no thread of the kernel written, so
-// it takes the non-coherent path and skips L1 (2-3% of sum(x)'s time against plain loads in the
-// sweep of bench/results/H200-2026-11-22-sweep-reduce/).
-template <class W>
-__device__ XF_FORCEINLINE W load_word(const W* src) {
-  if constexpr (std::is_same_v<W, uint4>) {
-    W w;
-    asm("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(w.x), "=r"(w.y), "=r"(w.z), "=r"(w.w) : "l"(src));
-    return w;
-  } else {
-    return __ldg(src);
-  }
-}
-
-// load_vector for inputs no thread of the kernel writes.
-template <class T, int E>
-__device__ XF_FORCEINLINE void load_vector_readonly(const T* src, T* dst) {
-  constexpr int bytes = E * static_cast<int>(sizeof(T));
-  constexpr int width = bytes < 16 ? bytes : 16;
-  using W = typename vector_word<width>::type;
-  W w[bytes / width];
-#pragma unroll
-  for (int i = 0; i < bytes / width; ++i) w[i] = load_word(reinterpret_cast<const W*>(src) + i);
-  __builtin_memcpy(dst, w, bytes);
-}
+// How a lane reads a chunk of E reduced elements, decided once outside the loops.
+enum class chunk_load {
+  element,  // element by element, each finding its position
+  vector,   // one 16-byte load per leaf contiguous along the elements, one element per broadcast leaf
+  dense,    // one 16-byte load per leaf, every leaf contiguous: no per-chunk stride test
+};
 
 // The expression's value at element `at` of loaded leaf values.
 template <class Plan, class Vals, int... K>
-__device__ XF_FORCEINLINE auto value_in(const Plan& p, const Vals& vals, int at, std::integer_sequence<int, K...>) {
-  using Leaves = typename Plan::leaves_type;
-  using Point = tuple<typename tuple_element_t<K, Leaves>::value_type...>;
-  return p.fn(Point{{tuple_leaf<K, typename tuple_element_t<K, Leaves>::value_type>{get<K>(vals).v[at]}...}});
+__device__ XF_FORCEINLINE auto value_in(const Plan& p, const Vals& vals, int at, std::integer_sequence<int, K...> seq) {
+  return point_value<typename Plan::leaves_type>(p.fn, [&](auto k) { return get<decltype(k)::value>(vals).v[at]; }, seq);
 }
 
 // mapped_element for a rank-1 reduced layout: one multiply-add per leaf and no branch, so the
@@ -65,7 +47,7 @@ __device__ XF_FORCEINLINE typename Plan::acc_type mapped_linear(const Plan& p, c
   index_t pos[Plan::slots];
 #pragma unroll
   for (int k = 0; k < Plan::L; ++k) pos[k] = kept_pos[k] + p.reduced.base[k] + r * p.reduced.stride[k][0];
-  return p.op.map(value_at(p, pos, std::make_integer_sequence<int, Plan::L>{}), r);
+  return p.op.map(value_at_positions(p.fn, p.leaves, pos, std::make_integer_sequence<int, Plan::L>{}), r);
 }
 
 template <class Plan>
@@ -120,14 +102,13 @@ __device__ XF_FORCEINLINE typename Plan::acc_type fold_chunk(const Plan& p, cons
   return acc;
 }
 
-// Folds reduced elements r0 .. r0 + E - 1 of a result into one accumulator: a loaded chunk in
-// Mode 1 (p.vector) and 2 (p.dense too), element by element in Mode 0; decided outside the loops.
-template <int Mode, class Plan>
+// Folds reduced elements r0 .. r0 + E - 1 of a result into one accumulator, read as Mode says.
+template <chunk_load Mode, class Plan>
 __device__ XF_FORCEINLINE typename Plan::acc_type mapped_chunk(const Plan& p, const index_t (&kept_pos)[Plan::slots],
                                                               index_t r0) {
-  if constexpr (Plan::E > 1 && Mode > 0) {
+  if constexpr (Plan::E > 1 && Mode != chunk_load::element) {
     chunk_values<Plan> vals;
-    load_chunk<Mode == 2>(p, kept_pos, r0, vals);
+    load_chunk<Mode == chunk_load::dense>(p, kept_pos, r0, vals);
     return fold_chunk(p, vals, r0);
   } else {
     auto acc = mapped_element(p, kept_pos, r0);
@@ -136,6 +117,133 @@ __device__ XF_FORCEINLINE typename Plan::acc_type mapped_chunk(const Plan& p, co
   }
 }
 
+// Chunks a lane loads per round before folding them (reduce_policy).
+template <class Plan>
+inline constexpr int chunks_per_round =
+    Plan::L == 1 ? reduce_policy::chunks_per_round_one_leaf : reduce_policy::chunks_per_round;
+
+// The reduced elements that split y (blockIdx.y) folds for each of its results: whole rounds of
+// C chunks from rounds_begin, every rounds_step, below rounds_end; then single chunks up to
+// whole_end; then elements one at a time up to r_end.
+struct split_share {
+  bool interleave;
+  index_t r_begin, r_end, rounds_begin, rounds_step, rounds_end, whole_end;
+};
+
+template <class Plan>
+__device__ XF_FORCEINLINE split_share share_of_split(const reduce_config& c, index_t n_red, index_t y) {
+  constexpr int E = Plan::E;
+  const index_t round = static_cast<index_t>(chunks_per_round<Plan>) * c.r_lanes * E;
+  split_share s;
+  // Splits interleave by rounds: split y takes rounds y, y + splits, ... and the last split also
+  // what follows them, so the GPU sweeps memory front to back (as CUB's many small blocks do);
+  // a contiguous share per split measured 3% slower. Element paths take contiguous shares.
+  s.interleave = c.splits > 1 && c.chunked;
+  if (s.interleave) {
+    const index_t full = n_red / round * round;
+    s.rounds_begin = y * round;
+    s.rounds_step = c.splits * round;
+    s.r_begin = y == c.splits - 1 ? full : n_red;
+    s.r_end = n_red;
+  } else {
+    s.r_begin = y * c.chunk;
+    s.r_end = s.r_begin + c.chunk < n_red ? s.r_begin + c.chunk : n_red;
+    s.rounds_begin = s.r_begin;
+    s.rounds_step = round;
+  }
+  s.whole_end = c.chunked ? s.r_begin + (s.r_end - s.r_begin) / E * E : s.r_begin;
+  s.rounds_end = s.interleave ? n_red / round * round : s.whole_end;
+  return s;
+}
+
+// Folds a lane's whole chunks of E elements into acc: C chunks per round, so that their loads are
+// in flight together, then the chunks left before whole_end one at a time.
+template <chunk_load Mode, class Plan>
+__device__ XF_FORCEINLINE typename Plan::acc_type fold_chunks(const Plan& p, const reduce_config& c, const split_share& s,
+                                                             const index_t (&kept_pos)[Plan::slots], int r_lane,
+                                                             typename Plan::acc_type acc) {
+  using Acc = typename Plan::acc_type;
+  constexpr int E = Plan::E, C = chunks_per_round<Plan>;
+  const index_t cstep = static_cast<index_t>(c.r_lanes) * E, round = C * cstep;
+  // A lane's C chunks of a round lie cstep apart (next to each other, as CUB loads, measured no faster).
+  const index_t lane_off = static_cast<index_t>(r_lane) * E;
+  index_t base = s.rounds_begin;
+#pragma unroll 1
+  for (; base + round <= s.rounds_end; base += s.rounds_step) {
+    const index_t rr = base + lane_off;
+    if constexpr (Mode != chunk_load::element && E > 1) {
+      // Every load of the round first, then the arithmetic: written as one loop of mapped_chunk,
+      // the compiler waited for each chunk before issuing the next load.
+      chunk_values<Plan> v[C];
+#pragma unroll
+      for (int u = 0; u < C; ++u) load_chunk<Mode == chunk_load::dense>(p, kept_pos, rr + u * cstep, v[u]);
+      // The round's chunks follow one another: appended, then combined once with acc.
+      auto in_round = fold_chunk(p, v[0], rr);
+#pragma unroll
+      for (int u = 1; u < C; ++u) in_round = append(p.op, in_round, fold_chunk(p, v[u], rr + u * cstep));
+      acc = p.op.combine(acc, in_round);
+    } else {
+      Acc a[C];
+#pragma unroll
+      for (int u = 0; u < C; ++u) a[u] = mapped_chunk<Mode>(p, kept_pos, rr + u * cstep);
+#pragma unroll
+      for (int u = 1; u < C; ++u) a[0] = append(p.op, a[0], a[u]);
+      acc = p.op.combine(acc, a[0]);
+    }
+  }
+#pragma unroll 1
+  for (index_t r = (s.interleave ? s.r_begin : base) + lane_off; r + E <= s.whole_end; r += cstep)
+    acc = p.op.combine(acc, mapped_chunk<Mode>(p, kept_pos, r));
+  return acc;
+}
+
+// Folds the elements after whole_end into acc, one at a time, elements_per_round in flight.
+template <bool Linear, class Plan>
+__device__ XF_FORCEINLINE typename Plan::acc_type fold_elements(const Plan& p, const reduce_config& c, const split_share& s,
+                                                               const index_t (&kept_pos)[Plan::slots], int r_lane,
+                                                               typename Plan::acc_type acc) {
+  using Acc = typename Plan::acc_type;
+  constexpr int W = reduce_policy::elements_per_round;
+  const auto element = [&](index_t at) { return Linear ? mapped_linear(p, kept_pos, at) : mapped_element(p, kept_pos, at); };
+  const index_t step = c.r_lanes;
+  index_t r = s.whole_end + r_lane;
+#pragma unroll 1
+  for (; r + (W - 1) * step < s.r_end; r += W * step) {
+    Acc a[W];
+#pragma unroll
+    for (int u = 0; u < W; ++u) a[u] = element(r + u * step);
+#pragma unroll
+    for (int u = 1; u < W; ++u) a[0] = append(p.op, a[0], a[u]);
+    acc = p.op.combine(acc, a[0]);
+  }
+#pragma unroll 1
+  for (; r < s.r_end; r += step) acc = p.op.combine(acc, element(r));
+  return acc;
+}
+
+// A lane's accumulator of the elements of result o that its split takes.
+template <class Plan>
+__device__ XF_FORCEINLINE typename Plan::acc_type fold_lane(const Plan& p, const reduce_config& c,
+                                                           const index_t (&kept_pos)[Plan::slots], int r_lane) {
+  using load = chunk_load;
+  const split_share s = share_of_split<Plan>(c, p.reduced.size, static_cast<index_t>(blockIdx.y));
+  auto acc = p.op.identity();
+  // Dense loads have no per-chunk stride test: the compiler then keeps every load unpredicated.
+  if constexpr (Plan::L == 1) {
+    if (p.dense) acc = fold_chunks<load::dense>(p, c, s, kept_pos, r_lane, acc);
+    else if (p.vector) acc = fold_chunks<load::vector>(p, c, s, kept_pos, r_lane, acc);
+    else acc = fold_chunks<load::element>(p, c, s, kept_pos, r_lane, acc);
+  } else if (p.vector) {
+    acc = fold_chunks<load::vector>(p, c, s, kept_pos, r_lane, acc);
+  } else {
+    acc = fold_chunks<load::element>(p, c, s, kept_pos, r_lane, acc);
+  }
+  if (p.reduced.rank == 1) return fold_elements<true>(p, c, s, kept_pos, r_lane, acc);
+  return fold_elements<false>(p, c, s, kept_pos, r_lane, acc);
+}
+
+// One block: o_lanes results, r_lanes threads each; the lanes' accumulators fold in shared memory,
+// then each result is finished (one split) or left as a partial for reduce_splits_kernel.
 template <class Plan>
 __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_constant__ Plan p, const reduce_config c,
                                                                 typename Plan::acc_type* partial) {
@@ -146,98 +254,13 @@ __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_con
   const int o_lane = c.r_fast ? t / c.r_lanes : t % c.o_lanes;
   const int r_lane = c.r_fast ? t % c.r_lanes : t / c.o_lanes;
   const index_t o = static_cast<index_t>(blockIdx.x) * c.o_lanes + o_lane;
-  const index_t n_out = p.kept.size, n_red = p.reduced.size;
+  const index_t n_out = p.kept.size;
   Acc acc = p.op.identity();
   index_t out_pos = 0;
   if (o < n_out) {
     index_t kept_pos[Plan::slots];
     layout_positions(p.kept, p.kept_narrow, o, kept_pos, out_pos);
-    // Whole chunks of E elements per lane (16-byte loads when p.vector), C chunks per round so
-    // that their loads are in flight together (128 bytes a thread for one leaf, as many for two);
-    // then the elements left over, one at a time.
-    constexpr int E = Plan::E;
-    constexpr int C = Plan::L == 1 ? 8 : 4;
-    const index_t cstep = static_cast<index_t>(c.r_lanes) * E, round = C * cstep;
-    const index_t y = blockIdx.y;
-    // Splits interleave by rounds: split y takes rounds y, y + splits, ... and the last split also
-    // what follows them, so the GPU sweeps memory front to back (as CUB's many small blocks do);
-    // a contiguous share per split measured 3% slower. Element paths take contiguous shares.
-    const bool interleave = c.splits > 1 && c.chunked;
-    index_t r_begin, r_end, rounds_begin, rounds_step;
-    if (interleave) {
-      const index_t full = n_red / round * round;
-      rounds_begin = y * round;
-      rounds_step = c.splits * round;
-      r_begin = y == c.splits - 1 ? full : n_red;
-      r_end = n_red;
-    } else {
-      r_begin = y * c.chunk;
-      r_end = r_begin + c.chunk < n_red ? r_begin + c.chunk : n_red;
-      rounds_begin = r_begin;
-      rounds_step = round;
-    }
-    const index_t whole_end = c.chunked ? r_begin + (r_end - r_begin) / E * E : r_begin;
-    const index_t rounds_end = interleave ? n_red / round * round : whole_end;
-    index_t r = r_begin;
-    const auto chunks = [&]<int Mode>(std::integral_constant<int, Mode>) {
-      // A lane's C chunks of a round lie cstep apart (next to each other, as CUB loads, measured no faster).
-      const index_t lane_off = static_cast<index_t>(r_lane) * E;
-      index_t base = rounds_begin;
-#pragma unroll 1
-      for (; base + round <= rounds_end; base += rounds_step) {
-        const index_t rr = base + lane_off;
-        if constexpr (Mode > 0 && E > 1) {
-          // Every load of the round first, then the arithmetic: written as one loop of
-          // mapped_chunk, the compiler waited for each chunk before issuing the next load.
-          chunk_values<Plan> v[C];
-#pragma unroll
-          for (int u = 0; u < C; ++u) load_chunk<Mode == 2>(p, kept_pos, rr + u * cstep, v[u]);
-          // The round's chunks follow one another: appended, then combined once with acc.
-          auto in_round = fold_chunk(p, v[0], rr);
-#pragma unroll
-          for (int u = 1; u < C; ++u) in_round = append(p.op, in_round, fold_chunk(p, v[u], rr + u * cstep));
-          acc = p.op.combine(acc, in_round);
-        } else {
-          Acc a[C];
-#pragma unroll
-          for (int u = 0; u < C; ++u) a[u] = mapped_chunk<Mode>(p, kept_pos, rr + u * cstep);
-#pragma unroll
-          for (int u = 1; u < C; ++u) a[0] = append(p.op, a[0], a[u]);
-          acc = p.op.combine(acc, a[0]);
-        }
-      }
-      r = (interleave ? r_begin : base) + lane_off;
-#pragma unroll 1
-      for (; r + E <= whole_end; r += cstep) acc = p.op.combine(acc, mapped_chunk<Mode>(p, kept_pos, r));
-    };
-    // Mode 2 loads without a per-chunk stride test: the compiler then keeps every load unpredicated.
-    if constexpr (Plan::L == 1) {
-      if (p.dense) chunks(std::integral_constant<int, 2>{});
-      else if (p.vector) chunks(std::integral_constant<int, 1>{});
-      else chunks(std::integral_constant<int, 0>{});
-    } else if (p.vector) {
-      chunks(std::integral_constant<int, 1>{});
-    } else {
-      chunks(std::integral_constant<int, 0>{});
-    }
-    const index_t step = c.r_lanes;
-    r = whole_end + r_lane;
-    const auto elements = [&]<bool Linear>(std::bool_constant<Linear>) {
-      const auto element = [&](index_t at) { return Linear ? mapped_linear(p, kept_pos, at) : mapped_element(p, kept_pos, at); };
-#pragma unroll 1
-      for (; r + 7 * step < r_end; r += 8 * step) {
-        Acc a[8];
-#pragma unroll
-        for (int u = 0; u < 8; ++u) a[u] = element(r + u * step);
-#pragma unroll
-        for (int u = 1; u < 8; ++u) a[0] = append(p.op, a[0], a[u]);
-        acc = p.op.combine(acc, a[0]);
-      }
-#pragma unroll 1
-      for (; r < r_end; r += step) acc = p.op.combine(acc, element(r));
-    };
-    if (p.reduced.rank == 1) elements(std::true_type{});
-    else elements(std::false_type{});
+    acc = fold_lane(p, c, kept_pos, r_lane);
   }
   s[t] = acc;
   __syncthreads();
@@ -246,7 +269,7 @@ __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_con
     __syncthreads();
   }
   if (r_lane == 0 && o < n_out) {
-    if (c.splits == 1) p.out[out_pos] = p.op.finish(s[t], n_red);
+    if (c.splits == 1) p.out[out_pos] = p.op.finish(s[t], p.reduced.size);
     else partial[static_cast<index_t>(blockIdx.y) * n_out + o] = s[t];
   }
 }
@@ -326,10 +349,11 @@ reduce_config choose_reduce_config(const Plan& p, index_t slots) {
   if (c.r_fast) {
     // A block per result while each thread still gets 8 elements: many small blocks even out the
     // last wave (a warp per row of 8192 floats left a wave half empty); a warp per short row.
-    c.r_lanes = n_red >= 8 * reduce_threads ? reduce_threads : 32;
+    c.r_lanes = n_red >= reduce_policy::elements_per_thread_for_a_block * reduce_threads ? reduce_threads
+                                                                                        : reduce_policy::warp_lanes;
   } else {
-    // 32 consecutive results per block, 8 threads splitting each result's elements.
-    c.r_lanes = 8;
+    // Consecutive results across the block, a few threads splitting each result's elements.
+    c.r_lanes = reduce_policy::column_lanes;
   }
   c.o_lanes = reduce_threads / c.r_lanes;
   const index_t blocks = (n_out + c.o_lanes - 1) / c.o_lanes;
@@ -339,9 +363,9 @@ reduce_config choose_reduce_config(const Plan& p, index_t slots) {
   index_t splits = 1;
   if (blocks < slots) {
     splits = slots / blocks;
-    const index_t most = n_red / (static_cast<index_t>(c.r_lanes) * 64);
+    const index_t most = n_red / (static_cast<index_t>(c.r_lanes) * reduce_policy::min_elements_per_split_thread);
     if (splits > most) splits = most > 0 ? most : 1;
-    if (splits > 65535) splits = 65535;
+    if (splits > reduce_policy::max_splits) splits = reduce_policy::max_splits;
   }
   c.splits = static_cast<int>(splits);
   c.chunk = (n_red + splits - 1) / splits;

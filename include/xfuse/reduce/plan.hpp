@@ -10,6 +10,7 @@
 #include <string>
 
 #include "../exec/evaluate.hpp"
+#include "../exec/point.hpp"
 #include "../exec/positions.hpp"
 #include "reducers.hpp"
 
@@ -49,14 +50,6 @@ struct reduce_plan {
   bool dense;
 };
 
-// The expression's value at leaf positions `pos`.
-template <class Plan, int... K>
-XF_HD XF_FORCEINLINE auto value_at(const Plan& p, const index_t* pos, std::integer_sequence<int, K...>) {
-  using Leaves = typename Plan::leaves_type;
-  using Point = tuple<typename tuple_element_t<K, Leaves>::value_type...>;
-  return p.fn(Point{{tuple_leaf<K, typename tuple_element_t<K, Leaves>::value_type>{get<K>(p.leaves).at(pos[K])}...}});
-}
-
 // Reduced element r of result o (whose leaf positions are `kept_pos`), mapped to an accumulator.
 template <class Plan>
 XF_HD XF_FORCEINLINE typename Plan::acc_type mapped_element(const Plan& p, const index_t (&kept_pos)[Plan::slots], index_t r) {
@@ -64,7 +57,7 @@ XF_HD XF_FORCEINLINE typename Plan::acc_type mapped_element(const Plan& p, const
   layout_positions(p.reduced, p.reduced_narrow, r, pos, unused);
 #pragma unroll
   for (int k = 0; k < Plan::L; ++k) pos[k] += kept_pos[k];
-  return p.op.map(value_at(p, pos, std::make_integer_sequence<int, Plan::L>{}), r);
+  return p.op.map(value_at_positions(p.fn, p.leaves, pos, std::make_integer_sequence<int, Plan::L>{}), r);
 }
 
 // Builds the plan of reducing `e` over `axes` (valid, distinct, ascending) into `out`, a fresh
@@ -94,24 +87,15 @@ auto make_reduce_plan(const E& e, const std::array<int, NA>& axes, const Op& op,
     }
   }
 
+  // A leaf's position is its base plus its positions in both layouts: the base goes to `kept`.
+  const auto ops = gather_operands<R>(records, shape);
   index_t kept_strides[layout<RK, L>::leaves][layout<RK, L>::max_rank] = {};
   index_t reduced_strides[layout<RR, L>::leaves][layout<RR, L>::max_rank] = {};
-  index_t kept_base[layout<RK, L>::leaves] = {}, reduced_base[layout<RR, L>::leaves] = {};
-  Plan p{e.template evaluator<0>(), {}, op, out, {}, {}, false, false, false, false};
-  [&]<int... K>(std::integer_sequence<int, K...>) {
-    (
-        [&] {
-          const auto& rec = get<K>(records);
-          get<K>(p.leaves) = rec.desc;
-          index_t s[layout<R, 1>::max_rank] = {};
-          broadcast_strides<R>(rec.shape, rec.strides, shape, s);
-          for (int i = 0; i < RK; ++i) kept_strides[K][i] = s[map_kept[i]];
-          for (int j = 0; j < RR; ++j) reduced_strides[K][j] = s[map_reduced[j]];
-          kept_base[K] = rec.base;
-        }(),
-        ...);
-  }(std::make_integer_sequence<int, L>{});
-  p.kept = make_layout<RK, L>(kept_shape, c_strides(kept_shape), kept_strides, kept_base);
+  const index_t reduced_base[layout<RR, L>::leaves] = {};
+  select_strides<RK, L>(ops.strides, map_kept, kept_strides);
+  select_strides<RR, L>(ops.strides, map_reduced, reduced_strides);
+  Plan p{e.template evaluator<0>(), ops.descs, op, out, {}, {}, false, false, false, false};
+  p.kept = make_layout<RK, L>(kept_shape, c_strides(kept_shape), kept_strides, ops.base);
   p.reduced = make_layout<RR, L>(reduced_shape, c_strides(reduced_shape), reduced_strides, reduced_base);
   p.kept_narrow = fits_32_bits(p.kept);
   p.reduced_narrow = fits_32_bits(p.reduced);

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: Apache-2.0
+// The launch of one fused element-wise evaluation, chosen on the host as a value: which walk the
+// kernel takes (rows, bulk, tiled), which leaves go through shared memory, how many blocks and how
+// much dynamic shared memory. Apart from the kernels, so that it reads as one decision.
+#pragma once
+
+#include "../core/device.hpp"
+#include "plan.hpp"
+
+namespace xf::detail {
+
+struct launch_config {
+  walk mode = walk::rows;
+  index_t blocks = 0;          // along x; each covers one tile of the walk
+  std::size_t smem_bytes = 0;  // dynamic shared memory (past default_dynamic_smem, an opt-in)
+};
+
+// Chooses how the kernel walks the elements and which leaves go through shared memory (recorded
+// in the plan, which the kernel reads), and the launch that covers them on device `cur`.
+template <class Plan>
+launch_config choose_launch(Plan& p, int cur) {
+  using Leaves = typename Plan::leaves_type;
+  const auto& lay = p.lay;
+  auto for_each_memory_leaf = [&](auto&& f) {
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      (
+          [&] {
+            if constexpr (tuple_element_t<K, Leaves>::in_memory)
+              f(K, sizeof(typename tuple_element_t<K, Leaves>::value_type));
+          }(),
+          ...);
+    }(std::make_integer_sequence<int, Plan::L>{});
+  };
+  // Stage the leaves `wanted` accepts, each alias sharing its source's region.
+  auto stage = [&](auto wanted, std::size_t bytes_per_element, std::size_t align) {
+    std::size_t bytes = 0;
+    bool any = false;
+    for_each_memory_leaf([&](int k, std::size_t size) {
+      if (p.alias[k] != k) {
+        p.staged[k] = p.staged[p.alias[k]];
+        p.smem_offset[k] = p.smem_offset[p.alias[k]];
+        return;
+      }
+      p.staged[k] = wanted(k);
+      if (!p.staged[k]) return;
+      any = true;
+      p.smem_offset[k] = static_cast<int>(bytes);
+      bytes += (size * bytes_per_element + align - 1) / align * align;
+    });
+    return any ? bytes : std::size_t{0};
+  };
+  auto unstage = [&] { for_each_memory_leaf([&](int k, std::size_t) { p.staged[k] = false; }); };
+
+  p.mode = walk::rows;
+  launch_config c{walk::rows, (lay.size + Plan::tile - 1) / Plan::tile, 0};
+  if (lay.rank >= 2 && lay.out_stride[0] == 1 && lay.extent[0] >= 8 && lay.extent[1] >= 8) {
+    const std::size_t bytes = stage(
+        [&](int k) {
+          const index_t s0 = lay.stride[k][0], s1 = lay.stride[k][1];
+          return s0 != 0 && s0 != 1 && s0 != -1 && (s1 == 1 || s1 == -1);
+        },
+        static_cast<std::size_t>(Plan::tile_side * (Plan::tile_side + 1)), 16);
+    if (bytes > 0 && bytes <= default_dynamic_smem) {
+      p.mode = walk::tiled;
+      constexpr index_t t = Plan::tile_side;
+      const index_t tiles0 = (lay.extent[0] + t - 1) / t, tiles1 = (lay.extent[1] + t - 1) / t;
+      p.tile_count[0] = fast_divmod(tiles0);
+      p.tile_count[1] = fast_divmod(tiles1);
+      return {walk::tiled, tiles0 * tiles1 * (lay.size / (lay.extent[0] * lay.extent[1])), bytes};
+    }
+    unstage();
+    return c;
+  }
+  if (Plan::policy::bulk_copy && lay.rank == 1 && lay.out_stride[0] == 1 && p.out_vec && lay.size >= Plan::bulk_tile &&
+      device(cur).properties().major >= 9) {
+    bool contiguous = true;
+    for_each_memory_leaf([&](int k, std::size_t) {
+      contiguous = contiguous && (lay.stride[k][0] == 0 || (lay.stride[k][0] == 1 && p.vec[k]));
+    });
+    if (contiguous) {
+      const std::size_t bytes = stage([&](int k) { return lay.stride[k][0] == 1; }, static_cast<std::size_t>(Plan::bulk_tile), 128);
+      if (bytes > 0 && bytes <= device(cur).properties().sharedMemPerBlockOptin - 1024) {
+        p.mode = walk::bulk;
+        return {walk::bulk, (lay.size + Plan::bulk_tile - 1) / Plan::bulk_tile, bytes};
+      }
+      unstage();
+    }
+  }
+  return c;
+}
+
+}  // namespace xf::detail

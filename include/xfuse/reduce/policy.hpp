@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+// Tuning of the reduction kernels, as plain constexpr values (the CUB way), next to the
+// element-wise kernel's (exec/policy.hpp). The values come from sweeps on an H200 (sm_90): see
+// docs/performance.md and bench/results/H200-2026-11-22-sweep-reduce/ and -waves/.
+#pragma once
+
+namespace xf::detail {
+
+struct reduce_policy {
+  static constexpr int block_threads = 256;
+  // Chunks of E elements a lane loads in one round before it folds them, so that their loads are
+  // in flight together: 128 bytes a thread for one leaf, as many for two or more.
+  static constexpr int chunks_per_round_one_leaf = 8;
+  static constexpr int chunks_per_round = 4;
+  // Results whose elements are contiguous take a whole block each while every thread still gets
+  // this many elements (many small blocks even out the last wave), otherwise a warp each.
+  static constexpr int elements_per_thread_for_a_block = 8;
+  static constexpr int warp_lanes = 32;
+  // Results walked across threads (column sums): lanes splitting each result's elements.
+  static constexpr int column_lanes = 8;
+  // Few results over many elements split each result over blocks to fill one wave, keeping at
+  // least this many elements per thread (two, four or eight waves measured no faster).
+  static constexpr int min_elements_per_split_thread = 64;
+  static constexpr int max_splits = 65535;  // gridDim.y
+  // Elements left over after whole chunks: this many per lane in flight.
+  static constexpr int elements_per_round = 8;
+};
+
+}  // namespace xf::detail
