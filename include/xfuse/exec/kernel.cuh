@@ -16,7 +16,8 @@
 namespace xf::detail {
 
 template <class Plan>
-__global__ void __launch_bounds__(Plan::block_threads, Plan::min_blocks) fused_kernel(const __grid_constant__ Plan p) {
+__global__ void __launch_bounds__(Plan::block_threads, resident_blocks(Plan::min_blocks, Plan::block_threads))
+    fused_kernel(const __grid_constant__ Plan p) {
   extern __shared__ __align__(128) unsigned char smem[];
   if constexpr (Plan::rank >= 2) {  // a rank-1 plan is never tiled: no code for it
     if (p.mode == walk::tiled) {

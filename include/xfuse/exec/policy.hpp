@@ -5,6 +5,27 @@
 
 namespace xf::detail {
 
+// Threads one SM holds on the architecture the device code is compiled for, which caps the blocks
+// per SM a launch bound may ask for (asking for more makes ptxas ignore the hint, with a warning):
+// 2048 on sm_70, 72, 80, 90 and 100, 1536 on sm_86, 87, 89 and 120, 1024 on sm_75. The tuning
+// values below were measured on sm_90; only this cap differs per architecture so far. The host
+// pass does not use launch bounds.
+constexpr int resident_threads_per_sm() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ == 750
+  return 1024;
+#elif defined(__CUDA_ARCH__) && (__CUDA_ARCH__ == 860 || __CUDA_ARCH__ == 870 || __CUDA_ARCH__ == 890 || __CUDA_ARCH__ >= 1200)
+  return 1536;
+#else
+  return 2048;
+#endif
+}
+
+// A kernel's minimum blocks per SM for __launch_bounds__: what it wants, if the SM holds that many.
+constexpr int resident_blocks(int wanted, int block_threads) {
+  const int most = resident_threads_per_sm() / block_threads;
+  return wanted < most ? wanted : most;
+}
+
 struct elementwise_policy {
   static constexpr int block_threads = 256;
   // Blocks per SM the kernel must fit (__launch_bounds__), which caps its registers: the walks
