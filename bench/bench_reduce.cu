@@ -149,8 +149,14 @@ void cumsum_plain(benchmark::State& state) {
   const xf::array<unsigned char, 1> temp({static_cast<xf::index_t>(bytes)});
   const double cub = median_ms([&] { check(cub::DeviceScan::InclusiveSum(temp.data(), bytes, x.data(), c.data(), n8, s), "scan"); });
   require_close(xf::max(xf::abs(r - c)).item(), 0, "cumsum(x)");
+  // The same line as an axis scan (one line of a (1, n) matrix): the keyed scan.
+  const auto line = x.reshape({1, n8});
+  xf::array<float, 2> keyed;
+  const double keyed_ms = median_ms([&] { keyed = xf::cumsum(line, 1); });
+  require_close(xf::max(xf::abs(keyed.reshape({n8}) - c)).item(), 0, "cumsum(x.reshape(1, n), 1)");
   report(state, ms, static_cast<double>(n8) * 8);
   state.counters["vs_cub"] = cub / ms;
+  state.counters["keyed_ms"] = keyed_ms;
 }
 
 // Running sums along rows (axis 1) or columns (axis 0) of a matrix.

@@ -98,6 +98,8 @@ if red_path.exists():
             other.append(f"vs (reduce {fmt(b['reduce_ms'])} + element-wise {fmt(b['elementwise_ms'])} ms) {fmt(b['vs_parts'])}")
         if "unfused_ms" in c:
             other.append(f"CuPy unfused {fmt(c['unfused_ms'])} ms")
+        if "keyed_ms" in b:
+            other.append(f"the same line as an axis scan (keyed) {fmt(b['keyed_ms'])} ms")
         print(f"| {name} | {fmt(b['ms'])} | {fmt(b['GBps'], 4)} | {fmt(b['vs_copy'])} | {fmt(b.get('vs_cub'))} | "
               f"{'; '.join(other)} | {fmt(cms)} | {fmt(cms / b['ms'] if cms else None)} |")
 
@@ -158,3 +160,27 @@ if sg_path.exists():
         name = base(b["name"])
         cms = cs.get(name, {}).get("fused_ms")
         print(f"| {name} | {fmt(b['ms'])} | {fmt(b['GBps'], 4)} | {fmt(b['vs_copy'])} | {fmt(cms)} | {fmt(cms / b['ms'] if cms else None)} |")
+
+# Reductions fused with their consumers (bench_rows.json, torch_rows.json, cupy_rows.json): each
+# column as a fraction of the copy ceiling on the bytes a fused kernel moves (read once, write once).
+rw_path = run / "bench_rows.json"
+if rw_path.exists():
+    rw = json.loads(rw_path.read_text())
+    peers = {}
+    for name in ("torch_rows.json", "cupy_rows.json"):
+        p = run / name
+        peers[name] = json.loads(p.read_text())["results"] if p.exists() else {}
+    print("\n| fused reduction and consumer | xfuse ms | vs copy | composed ms | xfuse vs composed | torch eager ms | torch.compile ms | CuPy ms | vs copy: composed / eager / compile / CuPy |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    for b in rw["benchmarks"]:
+        if b.get("run_type", "iteration") != "iteration":
+            continue
+        name = base(b["name"])
+        t = peers["torch_rows.json"].get(name, {})
+        c = peers["cupy_rows.json"].get(name, {})
+        copy_ms = b["ms"] * b["vs_copy"]  # the copy ceiling's time for these bytes
+        ratio = lambda ms: None if not ms else copy_ms / ms
+        peer_ms = [b.get("composed_ms"), t.get("eager_ms"), t.get("compile_ms"), c.get("ms")]
+        print(f"| {name} | {fmt(b['ms'])} | {fmt(b['vs_copy'])} | {fmt(b.get('composed_ms'))} | {fmt(b.get('vs_composed'))} | "
+              f"{fmt(t.get('eager_ms'))} | {fmt(t.get('compile_ms'))} | {fmt(c.get('ms'))} | "
+              f"{' / '.join(fmt(ratio(ms)) or '-' for ms in peer_ms)} |")

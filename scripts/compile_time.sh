@@ -19,6 +19,7 @@ sed 's#<xfuse/core.hpp>#<xfuse/xfuse.hpp>#' "$here/examples/one_expression.cu" >
 printf '#include <xfuse/reduce.hpp>\nint main() {\n  if (xf::device::count() == 0) return 0;\n  const xf::array<float, 1> x = xf::arange<float>(1 << 20), y = xf::arange<float>(1 << 20);\n  return xf::sum(x * y).item() > 0 ? 0 : 1;\n}\n' > "$tmp/one_reduce.cu"
 printf '#include <xfuse/scan.hpp>\nint main() {\n  if (xf::device::count() == 0) return 0;\n  const xf::array<float, 1> x = xf::arange<float>(1 << 20);\n  return xf::cumsum(x * 2).size() > 0 ? 0 : 1;\n}\n' > "$tmp/one_scan.cu"
 printf '#include <xfuse/sort.hpp>\nint main() {\n  if (xf::device::count() == 0) return 0;\n  const xf::array<float, 1> x = xf::arange<float>(1 << 20);\n  return xf::sort(x).size() > 0 ? 0 : 1;\n}\n' > "$tmp/one_sort.cu"
+printf '#include <xfuse/softmax.hpp>\nint main() {\n  if (xf::device::count() == 0) return 0;\n  const xf::array<float, 2> x = xf::ones<float>({64, 64});\n  return xf::softmax(x * 2, 1).size() > 0 ? 0 : 1;\n}\n' > "$tmp/one_softmax.cu"
 printf '#include <xfuse/linalg.hpp>\nint main() {\n  if (xf::device::count() == 0) return 0;\n  const xf::array<float, 2> a = xf::ones<float>({64, 64});\n  return xf::matmul(a, a.T()).size() > 0 ? 0 : 1;\n}\n' > "$tmp/one_matmul.cu"
 printf '#include <cuda_runtime.h>\n__global__ void k(float* o, const float* x, const float* y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) o[i] = (x[i] - y[i]) * (x[i] - y[i]) + 1; }\nint main() { k<<<1, 1>>>(nullptr, nullptr, nullptr, 0); }\n' > "$tmp/raw.cu"
 kernels=$(nvcc "${flags[@]}" -c "$here/examples/one_expression.cu" -o "$tmp/k.o" -Xptxas -v 2>&1 | grep -c "Compiling entry function")
@@ -32,6 +33,7 @@ kernels=$(nvcc "${flags[@]}" -c "$here/examples/one_expression.cu" -o "$tmp/k.o"
   echo "one fused full reduction, <xfuse/reduce.hpp>: $(time_build "$tmp/one_reduce.cu") s"
   echo "one cumsum of an expression, <xfuse/scan.hpp>: $(time_build "$tmp/one_scan.cu") s"
   echo "one sort of a float array, <xfuse/sort.hpp>: $(time_build "$tmp/one_sort.cu") s"
+  echo "one softmax of an expression, <xfuse/softmax.hpp>: $(time_build "$tmp/one_softmax.cu") s"
   echo "one matmul, <xfuse/linalg.hpp> (+ link cuBLAS, OpenBLAS): $(time_build "$tmp/one_matmul.cu" -lcublas -lopenblas) s"
   echo "kernels instantiated by the program:     $kernels (one per expression materialised)"
 } | tee ${out:+"$out"}

@@ -29,7 +29,7 @@ void scan_host(const Plan& p, index_t step) {
 
 // The plan of scanning `e` along `axis`, or over its flattening when axis < 0, into `out`, a fresh
 // C-ordered array of e's shape (or 1-D). Both layouts keep every axis (extent 1 where they do not
-// walk), so the flattened and the per-axis scan share one plan type, and one CUB instantiation.
+// walk), so the flattened and the per-axis scan share one plan type.
 template <class Op, class E>
 auto make_scan_plan(const E& e, int axis, const Op& op, typename Op::out_type* out) {
   constexpr int R = rank_v<E>;
@@ -57,8 +57,8 @@ auto make_scan_plan(const E& e, int axis, const Op& op, typename Op::out_type* o
   return p;
 }
 
-// Scans `e` along `axis` (< 0: flattened) into `result`, a fresh C-ordered array.
-template <class Op, class E, class Result>
+// Scans `e` along `axis` (Flat: over its flattening, axis -1) into `result`, a fresh C-ordered array.
+template <bool Flat, class Op, class E, class Result>
 void scan_into(const E& e, int axis, const Op& op, Result& result, const char* name) {
   if (result.size() == 0) return;
   const auto p = make_scan_plan(e, axis, op, result.data());
@@ -70,7 +70,8 @@ void scan_into(const E& e, int axis, const Op& op, Result& result, const char* n
 #if XF_CUDA_TU
     const int cur = device::current_id();
     require_leaf_access(p, e, cur, name);
-    scan_device(p, step, current_slot(cur).handle);
+    if constexpr (Flat) scan_flat_device(p, current_slot(cur).handle);
+    else scan_device(p, step, current_slot(cur).handle);
 #endif
   } else {
     scan_host(p, step);
@@ -82,7 +83,7 @@ auto scan_flat(const E& e, const char* name) {
   const auto op = Maker::template make<Dtype, value_t<E>>();
   using Out = typename decltype(op)::out_type;
   array<Out, 1, resolved_space_t<space_t<E>>> result(dims<1>{product(e.shape())});
-  scan_into(e, -1, op, result, name);
+  scan_into<true>(e, -1, op, result, name);
   return result;
 }
 
@@ -93,7 +94,7 @@ auto scan_axis(const E& e, int axis, const char* name) {
   using Out = typename decltype(op)::out_type;
   const int axes[1] = {axis};
   array<Out, rank_v<E>, resolved_space_t<space_t<E>>> result(e.shape());
-  scan_into(e, normalize_axes(axes, e.shape(), name)[0], op, result, name);
+  scan_into<false>(e, normalize_axes(axes, e.shape(), name)[0], op, result, name);
   return result;
 }
 

@@ -20,3 +20,5 @@
 #include "interop/dlpack.hpp"
 #include "interop/mdspan.hpp"
 #include "manip.hpp"
+#include "norm.hpp"
+#include "softmax.hpp"

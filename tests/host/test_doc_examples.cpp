@@ -1,5 +1,6 @@
 // The examples in docs/guide.md are cut from this file (scripts/doc_examples.py), so every
 // documented example compiles and runs. Host arrays here; the same code runs on device arrays.
+#include <cmath>
 #include <numeric>
 
 #include "../common/catch.hpp"
@@ -110,6 +111,30 @@ TEST_CASE("doc: reductions", "[docs][host]") {
   CHECK(std::abs(spread.item() - 1.8708287f) < 1e-6f);
   CHECK(xf::to_host(where) == std::vector<std::int64_t>{2, 2});
   CHECK(wide.item() == 21.0);
+}
+
+TEST_CASE("docs: reductions fused with their consumers", "[docs][softmax][norm]") {
+  // example-begin fused_rows
+  auto x = xf::asarray<float, xf::host>({1, 2, 3, 2, 2, 2}, {2, 3});
+  auto p = xf::softmax(x, 1);                   // each row sums to 1: [[0.09, 0.24, 0.67], [1/3, 1/3, 1/3]]
+  auto lp = xf::log_softmax(x * 2.0f, -1);      // of any expression, along any axis
+  auto lse = xf::logsumexp(x, 1);               // shape (2); xf::keepdims keeps the axis
+  auto w = xf::asarray<float, xf::host>({1, 2, 1});
+  auto b = xf::asarray<float, xf::host>({0, 0, 1});
+  auto y = xf::layer_norm(x, 1, 1e-5, w, b);    // (x - mean) / sqrt(var + eps) * w + b, per row
+  auto r = xf::rms_norm(x, 1, 1e-6, w);         // x / sqrt(mean(x * x) + eps) * w
+  // example-end
+  const auto ph = xf::to_host(p);
+  CHECK(std::abs(ph[0] - 0.09003057f) < 1e-6f);
+  CHECK(std::abs(ph[2] - 0.66524096f) < 1e-6f);
+  CHECK(std::abs(ph[4] - 1.0f / 3) < 1e-6f);
+  CHECK(std::abs(xf::to_host(lp)[0] - (2 - std::log(std::exp(2.0f) + std::exp(4.0f) + std::exp(6.0f)))) < 1e-5f);
+  CHECK(std::abs(xf::to_host(lse)[1] - (2 + std::log(3.0f))) < 1e-6f);
+  const auto yh = xf::to_host(y);  // row 0: mean 2, var 2/3
+  CHECK(std::abs(yh[0] - (-1 / std::sqrt(2.0f / 3 + 1e-5f))) < 1e-5f);
+  CHECK(std::abs(yh[2] - (1 / std::sqrt(2.0f / 3 + 1e-5f) + 1)) < 1e-5f);
+  CHECK(std::abs(yh[4] - 0.0f) < 1e-6f);  // a constant row normalises to 0 (then * w + b)
+  CHECK(std::abs(xf::to_host(r)[4] - 2 / std::sqrt(4 + 1e-6f) * 2) < 1e-5f);
 }
 
 TEST_CASE("docs: scans and sorting", "[docs][scan][sort]") {

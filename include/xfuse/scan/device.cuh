@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Device scans on cub::DeviceScan::InclusiveScanByKey: element i of the flattened walk (result
-// `i / n`, step `i % n` along the axis) is computed from the expression as CUB reads it, and its
-// running total is stored straight into the result, so an expression is scanned in one pass with
-// no temporary and 64-bit counts. One CUB instantiation serves every axis and the flattened case.
+// Device scans on CUB: the expression's element is computed as CUB reads it, and its running
+// total is stored straight into the result, so an expression is scanned in one pass with no
+// temporary and 64-bit counts. Scans along an axis run cub::DeviceScan::InclusiveScanByKey (element
+// i of the walk over every line: line `i / n`, step `i % n`), one instantiation for every axis; the
+// flattened scan (one line) runs cub::DeviceScan::InclusiveScan, which has no keys to compute and
+// compare (its speed against the keyed scan: docs/performance.md).
 #pragma once
 
 #include "../reduce/plan.hpp"
@@ -74,6 +76,59 @@ struct scan_combine {
     return op.combine(a, b);
   }
 };
+
+// Element i of the only line (the flattened scan), whose leaf positions are `kept_pos`.
+template <class Plan>
+struct flat_input_of {
+  Plan p;
+  index_t kept_pos[Plan::slots];
+  __device__ XF_FORCEINLINE typename Plan::acc_type operator()(index_t i) const { return mapped_element(p, kept_pos, i); }
+};
+
+// Where running total i of the flattened scan goes: element i of a contiguous result.
+template <class Out>
+struct flat_output_iterator {
+  struct store {
+    Out* at;
+    template <class A>
+    __device__ XF_FORCEINLINE store& operator=(const A& a) {
+      *at = convert<Out>(a);
+      return *this;
+    }
+  };
+  using iterator_category = std::random_access_iterator_tag;
+  using value_type = Out;
+  using difference_type = index_t;
+  using pointer = Out*;
+  using reference = store;
+  Out* out;
+  __device__ XF_FORCEINLINE store operator[](index_t d) const { return {out + d}; }
+  __device__ XF_FORCEINLINE store operator*() const { return {out}; }
+  XF_HD flat_output_iterator operator+(index_t d) const { return {out + d}; }
+  XF_HD flat_output_iterator& operator+=(index_t d) {
+    out += d;
+    return *this;
+  }
+  XF_HD index_t operator-(const flat_output_iterator& o) const { return out - o.out; }
+};
+
+// Scans the only line of p.reduced (p.kept has one position) into the contiguous result p.out.
+template <class Plan>
+void scan_flat_device(const Plan& p, cudaStream_t stream) {
+  flat_input_of<Plan> input{p, {}};
+  index_t out_pos;
+  layout_positions(p.kept, false, 0, input.kept_pos, out_pos);
+  const auto values = make_index_iterator(input);
+  const flat_output_iterator<typename Plan::out_type> out{p.out + out_pos};
+  const index_t total = p.reduced.size;
+  auto run = [&](void* temp, std::size_t& bytes) {
+    return cub::DeviceScan::InclusiveScan(temp, bytes, values, out, scan_combine<typename Plan::op_type>{p.op}, total, stream);
+  };
+  std::size_t bytes = 0;
+  XF_CUDA_CHECK(run(nullptr, bytes));
+  const buffer temp = allocate_device(bytes > 0 ? bytes : 1);
+  XF_CUDA_CHECK(run(temp.get(), bytes));
+}
 
 // Scans every line of p.reduced (one or more reduced axes walked in C order) into the result.
 template <class Plan>

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reductions fused with their consumers (softmax, log_softmax, logsumexp, layer norm, RMS norm)
+// against the copy ceiling and against the same result composed from xfuse's reduction and
+// element-wise kernels (the unfused form: for softmax a maximum, a sum of exponentials and an
+// element-wise pass; for layer norm a mean, a variance and an element-wise pass), in one run:
+// CUDA-event medians. vs_copy counts the bytes a fused kernel must move: the input read once and the output
+// written once. Each case checks its answer against the composed one before timing.
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+
+#include <xfuse/norm.hpp>
+#include <xfuse/softmax.hpp>
+
+#include "bench_util.cuh"
+
+using namespace xf_bench;
+
+namespace {
+
+enum class which { softmax, log_softmax, logsumexp, layer_norm, rms_norm };
+
+// Weight and bias along rows of `n`, made once per length.
+const xf::array<float, 1>& weight(xf::index_t n) {
+  static std::map<xf::index_t, xf::array<float, 1>> made;
+  auto it = made.find(n);
+  if (it == made.end()) it = made.emplace(n, random_array<float>(n, 0.5, 2)).first;
+  return it->second;
+}
+const xf::array<float, 1>& bias(xf::index_t n) {
+  static std::map<xf::index_t, xf::array<float, 1>> made;
+  auto it = made.find(n);
+  if (it == made.end()) it = made.emplace(n, random_array<float>(n, -1, 1)).first;
+  return it->second;
+}
+
+// The composed form: what a user writes without xf::softmax.
+template <which W>
+xf::array<float, 2> composed(const xf::array<float, 2>& a, int axis) {
+  if constexpr (W == which::layer_norm) {
+    const auto w = weight(a.shape()[1]).reshape({1, a.shape()[1]});
+    const auto b = bias(a.shape()[1]).reshape({1, a.shape()[1]});
+    return (a - xf::mean(a, axis, xf::keepdims)) / xf::sqrt(xf::var(a, axis, xf::keepdims) + 1e-5f) * w + b;
+  } else if constexpr (W == which::rms_norm) {
+    const auto w = weight(a.shape()[1]).reshape({1, a.shape()[1]});
+    return a / xf::sqrt(xf::mean(a * a, axis, xf::keepdims) + 1e-6f) * w;
+  }
+  const auto max = xf::max(a, axis, xf::keepdims);
+  if constexpr (W == which::softmax) {
+    const auto sum = xf::sum(xf::exp(a - max), axis, xf::keepdims);
+    return xf::exp(a - max) / sum;
+  } else {
+    const auto sum = xf::sum(xf::exp(a - max), axis, xf::keepdims);
+    if constexpr (W == which::log_softmax) return (a - max) - xf::log(sum);
+    else return xf::log(sum) + max;
+  }
+}
+
+template <which W>
+xf::array<float, 2> fused(const xf::array<float, 2>& a, int axis) {
+  if constexpr (W == which::softmax) return xf::softmax(a, axis);
+  else if constexpr (W == which::log_softmax) return xf::log_softmax(a, axis);
+  else if constexpr (W == which::logsumexp) return xf::logsumexp(a, axis, xf::keepdims);
+  else if constexpr (W == which::layer_norm) return xf::layer_norm(a, axis, 1e-5, weight(a.shape()[1]), bias(a.shape()[1]));
+  else return xf::rms_norm(a, axis, 1e-6, weight(a.shape()[1]));
+}
+
+template <which W, xf::index_t rows_count, xf::index_t row_length, int axis>
+void rows(benchmark::State& state) {
+  const auto a = random_array<float>(rows_count * row_length, -8, 8).reshape({rows_count, row_length});
+  xf::array<float, 2> r, c;
+  const double ms = median_ms([&] { r = fused<W>(a, axis); });
+  const double composed_ms = median_ms([&] { c = composed<W>(a, axis); });
+  const float diff = xf::max(xf::abs(r - c)).item();
+  if (!(diff <= 1e-4f)) {
+    std::fprintf(stderr, "(%lld, %lld) along axis %d: xfuse differs from the composed form by %g\n",
+                 static_cast<long long>(rows_count), static_cast<long long>(row_length), axis, static_cast<double>(diff));
+    std::abort();
+  }
+  const double in = static_cast<double>(a.size()) * 4, out = static_cast<double>(r.size()) * 4;
+  report(state, ms, in + out);
+  state.counters["composed_ms"] = composed_ms;
+  state.counters["vs_composed"] = composed_ms / ms;
+}
+
+}  // namespace
+
+constexpr xf::index_t two20 = xf::index_t{1} << 20;
+BENCHMARK_TEMPLATE(rows, which::softmax, 8192, 8192, 1)->Name("rows/softmax(A,1)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(rows, which::softmax, 8192, 8192, 0)->Name("rows/softmax(A,0)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(rows, which::log_softmax, 8192, 8192, 1)->Name("rows/log_softmax(A,1)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(rows, which::logsumexp, 8192, 8192, 1)->Name("rows/logsumexp(A,1)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(rows, which::softmax, 64, two20, 1)->Name("rows/softmax(A,1)/f32/64x2^20")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(rows, which::softmax, two20, 64, 1)->Name("rows/softmax(A,1)/f32/2^20x64")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(rows, which::softmax, 65536, 1024, 1)->Name("rows/softmax(A,1)/f32/65536x1024")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(rows, which::layer_norm, 8192, 8192, 1)->Name("rows/layer_norm(A,1,w,b)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(rows, which::layer_norm, 65536, 1024, 1)->Name("rows/layer_norm(A,1,w,b)/f32/65536x1024")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(rows, which::rms_norm, 8192, 8192, 1)->Name("rows/rms_norm(A,1,w)/f32/8192^2")->UseManualTime()->Iterations(1);
+
+XF_BENCH_MAIN()

@@ -1,0 +1,37 @@
+"""bench_rows.cu's cases in CuPy on the same GPU, same run (cupyx.scipy.special's softmax,
+log_softmax and logsumexp), CUDA-event medians, written as JSON keyed like the C++ cases."""
+import json
+import sys
+
+import cupy as cp
+
+from cupy_elementwise import median_ms
+
+
+def main(out_path):
+    from cupyx.scipy import special
+    side = 8192
+    a = cp.random.uniform(-8, 8, (side, side)).astype(cp.float32)
+    results = {
+        "rows/softmax(A,1)/f32/8192^2": {"ms": median_ms(lambda: special.softmax(a, axis=1))},
+        "rows/softmax(A,0)/f32/8192^2": {"ms": median_ms(lambda: special.softmax(a, axis=0))},
+        "rows/log_softmax(A,1)/f32/8192^2": {"ms": median_ms(lambda: special.log_softmax(a, axis=1))},
+        "rows/logsumexp(A,1)/f32/8192^2": {"ms": median_ms(lambda: special.logsumexp(a, axis=1, keepdims=True))},
+    }
+    del a
+    long_rows = cp.random.uniform(-8, 8, (64, 1 << 20)).astype(cp.float32)
+    results["rows/softmax(A,1)/f32/64x2^20"] = {"ms": median_ms(lambda: special.softmax(long_rows, axis=1))}
+    del long_rows
+    short_rows = cp.random.uniform(-8, 8, (1 << 20, 64)).astype(cp.float32)
+    results["rows/softmax(A,1)/f32/2^20x64"] = {"ms": median_ms(lambda: special.softmax(short_rows, axis=1))}
+    del short_rows
+    mid = cp.random.uniform(-8, 8, (65536, 1024)).astype(cp.float32)
+    results["rows/softmax(A,1)/f32/65536x1024"] = {"ms": median_ms(lambda: special.softmax(mid, axis=1))}
+    with open(out_path, "w") as f:
+        json.dump({"device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), "results": results}, f, indent=1)
+    for k, v in results.items():
+        print(f"{k}: {v['ms']:.4f} ms")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "cupy_rows.json")

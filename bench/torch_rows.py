@@ -1,0 +1,42 @@
+"""bench_rows.cu's cases in PyTorch on the same GPU, same run: eager and torch.compile, CUDA-event
+medians, written as JSON keyed like the C++ cases."""
+import json
+import sys
+
+import torch
+
+from torch_elementwise import case
+
+
+def main(out_path):
+    dev = "cuda"
+    results = {}
+    side = 8192
+    a = torch.rand(side, side, device=dev) * 16 - 8
+    case(results, "rows/softmax(A,1)/f32/8192^2", lambda u: torch.softmax(u, 1), a)
+    case(results, "rows/softmax(A,0)/f32/8192^2", lambda u: torch.softmax(u, 0), a)
+    case(results, "rows/log_softmax(A,1)/f32/8192^2", lambda u: torch.log_softmax(u, 1), a)
+    case(results, "rows/logsumexp(A,1)/f32/8192^2", lambda u: torch.logsumexp(u, 1, keepdim=True), a)
+    w, b = torch.rand(side, device=dev) * 1.5 + 0.5, torch.rand(side, device=dev) * 2 - 1
+    F = torch.nn.functional
+    case(results, "rows/layer_norm(A,1,w,b)/f32/8192^2", lambda u, p, q: F.layer_norm(u, (side,), p, q, 1e-5), a, w, b)
+    case(results, "rows/rms_norm(A,1,w)/f32/8192^2", lambda u, p: F.rms_norm(u, (side,), p, 1e-6), a, w)
+    del a
+    long_rows = torch.rand(64, 1 << 20, device=dev) * 16 - 8
+    case(results, "rows/softmax(A,1)/f32/64x2^20", lambda u: torch.softmax(u, 1), long_rows)
+    del long_rows
+    short_rows = torch.rand(1 << 20, 64, device=dev) * 16 - 8
+    case(results, "rows/softmax(A,1)/f32/2^20x64", lambda u: torch.softmax(u, 1), short_rows)
+    del short_rows
+    mid = torch.rand(65536, 1024, device=dev) * 16 - 8
+    case(results, "rows/softmax(A,1)/f32/65536x1024", lambda u: torch.softmax(u, 1), mid)
+    w1, b1 = torch.rand(1024, device=dev) * 1.5 + 0.5, torch.rand(1024, device=dev) * 2 - 1
+    case(results, "rows/layer_norm(A,1,w,b)/f32/65536x1024", lambda u, p, q: F.layer_norm(u, (1024,), p, q, 1e-5), mid, w1, b1)
+    with open(out_path, "w") as f:
+        json.dump({"device": torch.cuda.get_device_name(), "torch": torch.__version__, "results": results}, f, indent=1)
+    for k, v in results.items():
+        print(f"{k}: eager {v['eager_ms']:.4f} ms, compiled {v['compile_ms'] if v['compile_ms'] is None else round(v['compile_ms'], 4)} ms")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "torch_rows.json")

@@ -1,0 +1,442 @@
+// SPDX-License-Identifier: Apache-2.0
+// Device rows of softmax, log-softmax, logsumexp, layer norm and RMS norm (row_plan.hpp) in one
+// pass over memory: each thread holds V of a row's values in registers (64 bytes: 16 floats, 8
+// doubles), the row's statistics fold across the row's threads, then each thread computes and
+// stores its outputs. Two walks here, and a third for long rows on sm_90 (staged_row_kernel.cuh):
+// - contiguous rows (every leaf steps by 0 or +-1 along the row): 1 to 1024 threads per row,
+//   loading chunks of E consecutive elements (16-byte loads where aligned), folding by warp
+//   shuffles and, across a row's warps, shared memory. A block of fewer threads' rows holds several.
+// - strided rows whose neighbours are adjacent in memory (softmax(a, 0) of a C-ordered matrix):
+//   a block's 32 lanes take 32 neighbouring rows, so each warp load reads 128 consecutive bytes;
+//   its warps split the rows' elements and fold through shared memory; on sm_90, up to 8 blocks of
+//   a thread-block cluster split longer rows and fold through distributed shared memory (rows of
+//   up to 4096 floats).
+// softmax folds the maximum, then the sum of exponentials; the norms fold the sum, then the squared
+// deviations from the mean (exact two-pass arithmetic on the values in registers). Other rows take
+// two passes (rows.hpp).
+#pragma once
+
+#include <limits>
+
+#include "../core/atomic.hpp"
+#include "kernel.cuh"
+#include "row_plan.hpp"
+#include "staged_row_kernel.cuh"
+
+#if XF_CUDA_TU
+namespace xf::detail {
+
+struct row_policy {
+  // Bytes of a row each thread holds in registers (16 floats, 8 doubles). 128 bytes measured no
+  // faster for rows of 8192 floats and slower for short rows (2^20 rows of 64 floats: 0.28 against
+  // 0.20 ms on an H100), and spilled registers at the 64 that 1024-thread blocks allow.
+  static constexpr int bytes_per_thread = 64;
+  // Threads of a block when a row takes fewer: several rows share the block.
+  static constexpr int block_threads = 256;
+  static constexpr int max_row_threads = 1024;
+  // Strided rows: neighbouring rows per block (one per lane), and the most blocks of a cluster
+  // (the portable cluster size; clusters need sm_90).
+  static constexpr int lanes = 32;
+  static constexpr int max_cluster_blocks = 8;
+};
+
+// Values of a row per thread for compute type C.
+template <class C>
+inline constexpr int row_values_per_thread = row_policy::bytes_per_thread / static_cast<int>(sizeof(C));
+
+template <bool Max, class C>
+__device__ XF_FORCEINLINE C fold_two(C a, C b) {
+  return Max ? nan_max(a, b) : a + b;
+}
+
+// ---------------------------------------------------------------- contiguous rows
+
+// A row of `row_threads` threads (a power of two; 32 or more span whole, consecutive warps;
+// fewer share a warp, aligned), this thread being the t-th; its values are chunks of E
+// consecutive elements, chunk k * row_threads + t in value slots k * E .. k * E + E - 1.
+template <class Plan>
+struct contiguous_row {
+  using C = typename Plan::acc_type;
+  using out_type = typename Plan::out_type;
+  static constexpr int V = row_values_per_thread<C>, E = Plan::E;
+  const Plan& p;
+  index_t kept_pos[Plan::slots] = {};
+  index_t out_pos = 0;
+  bool live;
+  int t, row_threads;
+  C* scratch;  // row_policy::max_row_threads / 32 values
+
+  __device__ XF_FORCEINLINE int n() const { return static_cast<int>(p.reduced.size); }
+  __device__ XF_FORCEINLINE int position(int i) const { return ((i / E) * row_threads + t) * E + i % E; }
+  __device__ XF_FORCEINLINE bool first() const { return live && t == 0; }
+
+  // Every thread of the block calls it (it synchronises the block when a row spans several warps).
+  template <bool Max>
+  __device__ XF_FORCEINLINE C fold(C x) const {
+#pragma unroll
+    for (int offset = 16; offset > 0; offset /= 2) {
+      if (offset >= row_threads) continue;  // xor within an aligned group of row_threads lanes
+      x = fold_two<Max>(x, __shfl_xor_sync(0xffffffffu, x, offset));
+    }
+    if (row_threads <= 32) return x;
+    const int warp = static_cast<int>(threadIdx.x) / 32, warps = row_threads / 32;
+    __syncthreads();  // the scratch of an earlier fold has been read
+    if (threadIdx.x % 32 == 0) scratch[warp] = x;
+    __syncthreads();
+    const int first_warp = warp / warps * warps;
+    C r = scratch[first_warp];
+    for (int w = 1; w < warps; ++w) r = fold_two<Max>(r, scratch[first_warp + w]);
+    return r;
+  }
+
+  // The thread's values, `absent` past the row's end (-inf for a maximum, 0 for a sum).
+  __device__ XF_FORCEINLINE void load(C absent, C* v) const {
+    constexpr auto leaf_seq = std::make_integer_sequence<int, Plan::L>{};
+    const int count = n();
+#pragma unroll
+    for (int k = 0; k < V / E; ++k) {
+      const int r0 = (k * row_threads + t) * E;
+      if (live && r0 + E <= count) {
+        if (p.vector) {  // E elements with one 16-byte load per leaf
+          chunk_values<Plan> vals;
+          load_chunk<false>(p, kept_pos, r0, vals);
+#pragma unroll
+          for (int e = 0; e < E; ++e) v[k * E + e] = p.op.map(value_in(p, vals, e, leaf_seq), r0 + e);
+        } else {
+#pragma unroll
+          for (int e = 0; e < E; ++e) v[k * E + e] = mapped_linear(p, kept_pos, r0 + e);
+        }
+      } else {
+#pragma unroll
+        for (int e = 0; e < E; ++e) v[k * E + e] = live && r0 + e < count ? mapped_linear(p, kept_pos, r0 + e) : absent;
+      }
+    }
+  }
+
+  // Stores output(v[i], position) for each of the thread's values.
+  template <class Output>
+  __device__ XF_FORCEINLINE void store(const C* v, const Output& output) const {
+    using Out = typename Plan::out_type;
+    constexpr int width = E * static_cast<int>(sizeof(Out)) < 16 ? E * static_cast<int>(sizeof(Out)) : 16;
+    if (!live) return;
+    const int count = n();
+    const index_t step = p.reduced.out_stride[0];
+    Out* const row_out = p.out + out_pos;
+    // Chunks start at multiples of E elements, so one test covers every chunk's alignment.
+    const bool vector = step == 1 && reinterpret_cast<std::uintptr_t>(row_out) % width == 0;
+#pragma unroll
+    for (int k = 0; k < V / E; ++k) {
+      const int r0 = (k * row_threads + t) * E;
+      if (r0 >= count) break;
+      if (vector && r0 + E <= count) {
+        Out r[E];
+#pragma unroll
+        for (int e = 0; e < E; ++e) r[e] = convert<Out>(output(v[k * E + e], r0 + e));
+        store_vector<Out, E>(row_out + r0, r);
+      } else {  // the output of a position past the row's end is not even computed (it may read a weight)
+#pragma unroll
+        for (int e = 0; e < E; ++e)
+          if (r0 + e < count) row_out[(r0 + e) * step] = convert<Out>(output(v[k * E + e], r0 + e));
+      }
+    }
+  }
+};
+
+// ---------------------------------------------------------------- strided rows
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// Every thread of the cluster arrives and waits: shared memory written before is visible to the
+// cluster's blocks after (the barrier's arrive has release, its wait acquire semantics).
+__device__ XF_FORCEINLINE void cluster_sync() {
+  __cluster_barrier_arrive();
+  __cluster_barrier_wait();
+}
+#endif
+
+// One of 32 neighbouring rows (this thread's lane) split over `row_threads` threads: the block's
+// warps times the cluster's blocks, this thread being the t-th; value i is element i * row_threads + t.
+template <class Plan>
+struct strided_row {
+  using C = typename Plan::acc_type;
+  using out_type = typename Plan::out_type;
+  static constexpr int V = row_values_per_thread<C>;
+  const Plan& p;
+  index_t kept_pos[Plan::slots] = {};
+  index_t out_pos = 0;
+  bool live;
+  int t, row_threads, cluster_blocks;
+  C (*scratch)[row_policy::lanes];  // one row of lanes per warp
+  C* cluster_scratch;               // one value per lane: the block's fold, read by the cluster
+
+  __device__ XF_FORCEINLINE int n() const { return static_cast<int>(p.reduced.size); }
+  __device__ XF_FORCEINLINE int position(int i) const { return i * row_threads + t; }
+  __device__ XF_FORCEINLINE bool first() const { return live && t == 0; }
+
+  // Every thread of the cluster calls it: folds across the block's warps, then the cluster's blocks
+  // (each block folds the blocks' values in the same order, so all agree).
+  template <bool Max>
+  __device__ XF_FORCEINLINE C fold(C x) const {
+    const int lane = static_cast<int>(threadIdx.x) % row_policy::lanes, warp = static_cast<int>(threadIdx.x) / row_policy::lanes;
+    const int warps = static_cast<int>(blockDim.x) / row_policy::lanes;
+    __syncthreads();  // the scratch of an earlier fold has been read
+    scratch[warp][lane] = x;
+    __syncthreads();
+    C r = scratch[0][lane];
+    for (int w = 1; w < warps; ++w) r = fold_two<Max>(r, scratch[w][lane]);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    if (cluster_blocks > 1) {  // the cluster's blocks through distributed shared memory
+      if (warp == 0) cluster_scratch[lane] = r;
+      cluster_sync();
+      r = *static_cast<const C*>(__cluster_map_shared_rank(cluster_scratch + lane, 0));
+      for (int b = 1; b < cluster_blocks; ++b)
+        r = fold_two<Max>(r, *static_cast<const C*>(__cluster_map_shared_rank(cluster_scratch + lane, static_cast<unsigned>(b))));
+      cluster_sync();  // every block has read before any block writes again or exits
+    }
+#endif
+    return r;
+  }
+
+  __device__ XF_FORCEINLINE void load(C absent, C* v) const {
+    const int count = n();
+#pragma unroll
+    for (int i = 0; i < V; ++i) {
+      const int r = position(i);
+      v[i] = live && r < count ? mapped_linear(p, kept_pos, r) : absent;
+    }
+  }
+
+  template <class Output>
+  __device__ XF_FORCEINLINE void store(const C* v, const Output& output) const {
+    using Out = typename Plan::out_type;
+    if (!live) return;
+    const int count = n();
+    const index_t step = p.reduced.out_stride[0];
+#pragma unroll
+    for (int i = 0; i < V; ++i) {
+      const int r = position(i);
+      if (r >= count) break;
+      p.out[out_pos + r * step] = convert<Out>(output(v[i], r));
+    }
+  }
+};
+
+// ---------------------------------------------------------------- what a row computes
+
+// softmax, log_softmax, logsumexp of a row held in v (absent elements -inf).
+template <row_result What, class Row>
+__device__ XF_FORCEINLINE void softmax_row(const Row& row, typename Row::C* v) {
+  using C = typename Row::C;
+  C max = v[0];
+#pragma unroll
+  for (int i = 1; i < Row::V; ++i) max = nan_max(max, v[i]);
+  max = row.template fold<true>(max);
+  const C shift = row_shift<What>(max);
+  // Absent elements' exponential is 0 unless the shift is -inf too, so they are skipped by position.
+  const int n = row.n();
+  C sum = 0;
+#pragma unroll
+  for (int i = 0; i < Row::V; ++i) {
+    const C shifted = v[i] - shift;
+    const C e = row.position(i) < n ? math::r_exp(shifted) : C(0);
+    sum += e;
+    v[i] = What == row_result::softmax ? e : shifted;
+  }
+  sum = row.template fold<false>(sum);
+  if constexpr (What == row_result::logsumexp) {
+    if (row.first()) row.p.out[row.out_pos] = convert<typename Row::out_type>(math::r_log(sum) + shift);
+  } else if constexpr (What == row_result::softmax) {
+    const C inverse_sum = C(1) / sum;  // one division per row; the outputs multiply
+    row.store(v, [inverse_sum](C e, int) { return e * inverse_sum; });
+  } else {
+    const C log_sum = math::r_log(sum);
+    row.store(v, [log_sum](C shifted, int) { return shifted - log_sum; });
+  }
+}
+
+// layer_norm, rms_norm of a row held in v (absent elements 0).
+template <row_result What, class Row, class Affine>
+__device__ XF_FORCEINLINE void norm_row(const Row& row, const typename Row::C* v, const Affine& affine) {
+  using C = typename Row::C;
+  const int n = row.n();
+  C mean = 0, squares = 0;
+  if constexpr (What == row_result::layer_norm) {
+#pragma unroll
+    for (int i = 0; i < Row::V; ++i) mean += v[i];
+    mean = row.template fold<false>(mean) / static_cast<C>(n);
+#pragma unroll
+    for (int i = 0; i < Row::V; ++i) {
+      const C d = row.position(i) < n ? v[i] - mean : C(0);
+      squares += d * d;
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < Row::V; ++i) squares += v[i] * v[i];
+  }
+  squares = row.template fold<false>(squares);
+  const C inverse_std = C(1) / math::r_sqrt(squares / static_cast<C>(n) + affine.eps);
+  row.store(v, [&](C x, int r) { return affine.apply((x - mean) * inverse_std, r); });
+}
+
+template <row_result What, class Row, class Affine>
+__device__ XF_FORCEINLINE void compute_row(const Row& row, const Affine& affine) {
+  using C = typename Row::C;
+  C v[Row::V];
+  row.load(is_softmax_kind<What> ? -std::numeric_limits<C>::infinity() : C(0), v);
+  if constexpr (is_softmax_kind<What>) softmax_row<What>(row, v);
+  else norm_row<What>(row, v, affine);
+}
+
+// ---------------------------------------------------------------- kernels
+
+template <row_result What, class Plan, class Affine>
+__global__ void __launch_bounds__(row_policy::max_row_threads)
+    row_kernel(const __grid_constant__ Plan p, int row_threads, const __grid_constant__ Affine affine) {
+  using C = typename Plan::acc_type;
+  static_assert(row_values_per_thread<C> % Plan::E == 0, "xf: a row chunk must divide the values a thread holds");
+  __shared__ C scratch[row_policy::max_row_threads / 32];
+  const index_t o = static_cast<index_t>(blockIdx.x) * (blockDim.x / row_threads) + threadIdx.x / row_threads;
+  // The block's last rows may not exist; their threads still fold.
+  contiguous_row<Plan> row{p, {}, 0, o < p.kept.size, static_cast<int>(threadIdx.x) % row_threads, row_threads, scratch};
+  if (row.live) layout_positions(p.kept, p.kept_narrow, o, row.kept_pos, row.out_pos);
+  compute_row<What>(row, affine);
+}
+
+// Blocks of row_policy::lanes * warps threads; a cluster of `cluster_blocks` consecutive blocks
+// (along x) takes 32 neighbouring rows.
+template <row_result What, class Plan, class Affine>
+__global__ void __launch_bounds__(row_policy::max_row_threads)
+    strided_row_kernel(const __grid_constant__ Plan p, int cluster_blocks, const __grid_constant__ Affine affine) {
+  using C = typename Plan::acc_type;
+  __shared__ C scratch[row_policy::max_row_threads / row_policy::lanes][row_policy::lanes];
+  __shared__ C cluster_scratch[row_policy::lanes];
+  const int lane = static_cast<int>(threadIdx.x) % row_policy::lanes, warp = static_cast<int>(threadIdx.x) / row_policy::lanes;
+  const int warps = static_cast<int>(blockDim.x) / row_policy::lanes;
+  const int rank = static_cast<int>(blockIdx.x) % cluster_blocks;
+  const index_t o = static_cast<index_t>(blockIdx.x / cluster_blocks) * row_policy::lanes + lane;
+  strided_row<Plan> row{p, {}, 0, o < p.kept.size, rank * warps + warp, warps * cluster_blocks, cluster_blocks, scratch,
+                        cluster_scratch};
+  if (row.live) layout_positions(p.kept, p.kept_narrow, o, row.kept_pos, row.out_pos);
+  compute_row<What>(row, affine);
+}
+
+// ---------------------------------------------------------------- the launch
+
+enum class row_walk {
+  staged,       // staged_row_kernel
+  contiguous,   // row_kernel
+  strided,      // strided_row_kernel
+  two_passes,   // rows.hpp: a reduction of the statistics, then an element-wise pass
+};
+
+struct row_launch {
+  row_walk walk = row_walk::two_passes;
+  int row_threads = 1;     // contiguous: threads per row
+  int warps = 1;           // strided: warps per block
+  int cluster_blocks = 1;  // strided: blocks per cluster
+};
+
+// Whether every leaf held in memory steps by 0 or +-1 along the layout's dimension `d` (of the
+// reduced layout: along the row; of the kept layout's innermost: across neighbouring rows).
+template <class Plan, class Layout>
+bool leaves_adjacent(const Layout& lay, int d) {
+  bool adjacent = true;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          if constexpr (tuple_element_t<K, typename Plan::leaves_type>::in_memory) {
+            const index_t s = lay.stride[K][d];
+            adjacent = adjacent && s >= -1 && s <= 1;
+          }
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
+  return adjacent;
+}
+
+// Whether clusters of `blocks` blocks of `threads` threads of this kernel fit on the device.
+template <class Kernel>
+bool clusters_fit(Kernel kernel, int device, int blocks, int threads) {
+  if (xf::device(device).properties().major < 9) return false;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(blocks));
+  config.blockDim = dim3(static_cast<unsigned>(threads));
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = static_cast<unsigned>(blocks);
+  attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  int clusters = 0;
+  return cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) == cudaSuccess && clusters > 0;
+}
+
+template <row_result What, class Plan, class Affine>
+row_launch choose_row_launch(const Plan& p, int device) {
+  using C = typename Plan::acc_type;
+  constexpr index_t V = row_values_per_thread<C>;
+  const index_t n = p.reduced.size;
+  row_launch l;
+  if (xf::device(device).properties().major >= 9 && rows_stageable(p)) {
+    l.walk = row_walk::staged;
+    return l;
+  }
+  if (n <= row_policy::max_row_threads * V && leaves_adjacent<Plan>(p.reduced, 0)) {
+    l.walk = row_walk::contiguous;
+    while (l.row_threads * V < n) l.row_threads *= 2;
+    return l;
+  }
+  // Strided rows: the kept layout's innermost dimension walks neighbouring rows (and outputs).
+  constexpr int max_warps = row_policy::max_row_threads / row_policy::lanes;
+  if (!leaves_adjacent<Plan>(p.kept, 0) || p.kept.out_stride[0] != 1 || p.kept.extent[0] < row_policy::lanes / 2) return l;
+  while (l.warps < max_warps && l.warps * V < n) l.warps *= 2;
+  while (l.cluster_blocks < row_policy::max_cluster_blocks && l.cluster_blocks * l.warps * V < n) l.cluster_blocks *= 2;
+  if (l.cluster_blocks * l.warps * V < n) return l;
+  // Whether the device runs clusters of this size, asked once per kernel and size (the first
+  // device asked answers for all: mixed GPU generations in one process are not told apart).
+  static atomic<int> fits[row_policy::max_cluster_blocks + 1];  // 0 unknown, 1 yes, -1 no
+  if (l.cluster_blocks > 1) {
+    atomic<int>& known = fits[l.cluster_blocks];
+    if (known.load(order::acquire) == 0) {
+      const bool fit = clusters_fit(strided_row_kernel<What, Plan, Affine>, device, l.cluster_blocks, max_warps * row_policy::lanes);
+      known.store(fit ? 1 : -1, order::release);
+    }
+    if (known.load(order::acquire) < 0) return l;
+  }
+  l.walk = row_walk::strided;
+  return l;
+}
+
+template <row_result What, class Plan, class Affine>
+void rows_device(Plan p, const row_launch& l, const Affine& affine, int device, cudaStream_t stream) {
+  if (l.walk == row_walk::staged) {
+    staged_rows_device<What>(p, affine, device, stream);
+    return;
+  }
+  if (l.walk == row_walk::contiguous) {
+    p.vector = vector_chunks(p);
+    const int block = l.row_threads < row_policy::block_threads ? row_policy::block_threads : l.row_threads;
+    const index_t rows_per_block = block / l.row_threads;
+    const index_t blocks = (p.kept.size + rows_per_block - 1) / rows_per_block;
+    if (blocks > INT_MAX) throw error("xf: too many rows for one launch (" + std::to_string(p.kept.size) + ")");
+    row_kernel<What, Plan, Affine><<<static_cast<unsigned>(blocks), block, 0, stream>>>(p, l.row_threads, affine);
+    XF_CUDA_CHECK(cudaGetLastError());
+    return;
+  }
+  const index_t groups = (p.kept.size + row_policy::lanes - 1) / row_policy::lanes;
+  const index_t blocks = groups * l.cluster_blocks;
+  if (blocks > INT_MAX) throw error("xf: too many rows for one launch (" + std::to_string(p.kept.size) + ")");
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(blocks));
+  config.blockDim = dim3(static_cast<unsigned>(l.warps * row_policy::lanes));
+  config.stream = stream;
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = static_cast<unsigned>(l.cluster_blocks);
+  attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
+  config.attrs = &attribute;
+  config.numAttrs = l.cluster_blocks > 1 ? 1 : 0;
+  XF_CUDA_CHECK(cudaLaunchKernelEx(&config, strided_row_kernel<What, Plan, Affine>, p, l.cluster_blocks, affine));
+}
+
+}  // namespace xf::detail
+#endif

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: Apache-2.0
+// Long contiguous rows on sm_90 (row_plan.hpp's kinds), staged in shared memory by the bulk-copy
+// (TMA) engine: one block per row; one thread starts a bulk copy of the row of every leaf in
+// memory, completing on an mbarrier; the block then sweeps the staged row three times (the
+// statistics, then the outputs) and writes each output once. Unlike the register walk
+// (row_kernel.cuh), the row's bytes in flight are not bounded by registers: an SM keeps a copy in
+// flight for every block its shared memory holds (seven rows of 8192 floats), so the copy engine
+// streams the input while other blocks compute and store.
+#pragma once
+
+#include "../core/atomic.hpp"
+#include "../exec/bulk_copy.cuh"
+#include "row_plan.hpp"
+
+#if XF_CUDA_TU
+namespace xf::detail {
+
+struct staged_row_policy {
+  static constexpr int block_threads = 256;
+  // Shared memory for one row of every leaf in memory, within the 48 KiB a block may take without
+  // opting in (less the kernel's own: the barrier and the fold's scratch).
+  static constexpr index_t max_staged_bytes = 40 * 1024;
+  // Shorter rows stay in registers (row_kernel.cuh), which measured as fast there.
+  static constexpr index_t shortest_row = 2048;
+};
+
+// Bytes of one row of every leaf held in memory (each a multiple of 16, so every staged row
+// starts 16-byte aligned).
+template <class Plan>
+XF_HD index_t staged_row_bytes(index_t n) {
+  index_t bytes = 0;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    ((bytes += tuple_element_t<K, typename Plan::leaves_type>::in_memory
+                   ? n * static_cast<index_t>(sizeof(typename tuple_element_t<K, typename Plan::leaves_type>::value_type))
+                   : 0),
+     ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
+  return bytes;
+}
+
+// Whether every row can be staged: every leaf in memory steps by +1 along the row, starts each row
+// 16-byte aligned, and its row is a multiple of 16 bytes; the rows fit the shared memory budget.
+template <class Plan>
+bool rows_stageable(const Plan& p) {
+  const index_t n = p.reduced.size;
+  if (n < staged_row_policy::shortest_row || staged_row_bytes<Plan>(n) > staged_row_policy::max_staged_bytes) return false;
+  bool ok = true;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          using Leaf = tuple_element_t<K, typename Plan::leaves_type>;
+          if constexpr (Leaf::in_memory) {
+            constexpr index_t size = static_cast<index_t>(sizeof(typename Leaf::value_type));
+            ok = ok && p.reduced.stride[K][0] == 1 && (n * size) % 16 == 0 &&
+                 reinterpret_cast<std::uintptr_t>(get<K>(p.leaves).ptr + p.kept.base[K]) % 16 == 0;
+            for (int d = 0; d < p.kept.rank && ok; ++d) ok = (p.kept.stride[K][d] * size) % 16 == 0;
+          }
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
+  return ok;
+}
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// Folds x over the block by maximum or sum (every thread gets the result).
+template <bool Max, class C>
+__device__ XF_FORCEINLINE C fold_block(C x, C* scratch) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2) {
+    const C y = __shfl_xor_sync(0xffffffffu, x, offset);
+    x = Max ? nan_max(x, y) : x + y;
+  }
+  __syncthreads();  // the scratch of an earlier fold has been read
+  if (threadIdx.x % 32 == 0) scratch[threadIdx.x / 32] = x;
+  __syncthreads();
+  C r = scratch[0];
+  for (unsigned w = 1; w < blockDim.x / 32; ++w) r = Max ? nan_max(r, scratch[w]) : r + scratch[w];
+  return r;
+}
+#endif
+
+template <row_result What, class Plan, class Affine>
+__global__ void __launch_bounds__(staged_row_policy::block_threads)
+    staged_row_kernel(const __grid_constant__ Plan p, const __grid_constant__ Affine affine) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  using C = typename Plan::acc_type;
+  using Out = typename Plan::out_type;
+  using Leaves = typename Plan::leaves_type;
+  extern __shared__ __align__(16) unsigned char staged[];
+  __shared__ __align__(8) unsigned long long barrier_word;
+  __shared__ C scratch[staged_row_policy::block_threads / 32];
+  const int n = static_cast<int>(p.reduced.size);
+  index_t kept_pos[Plan::slots], out_pos;
+  layout_positions(p.kept, p.kept_narrow, blockIdx.x, kept_pos, out_pos);
+
+  // Leaf K's staged row starts `offset[K]` bytes into `staged`.
+  unsigned offset[Plan::slots] = {};
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    unsigned at = 0;
+    ((offset[K] = at, at += tuple_element_t<K, Leaves>::in_memory ? n * sizeof(typename tuple_element_t<K, Leaves>::value_type) : 0), ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
+
+  const unsigned barrier = bulk::shared_address(&barrier_word);
+  if (threadIdx.x == 0) {
+    bulk::barrier_init(barrier);
+    bulk::arrive_expect_bytes(barrier, static_cast<unsigned>(staged_row_bytes<Plan>(n)));
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      (
+          [&] {
+            using Leaf = tuple_element_t<K, Leaves>;
+            if constexpr (Leaf::in_memory) {
+              const auto* src = get<K>(p.leaves).ptr + kept_pos[K] + p.reduced.base[K];
+              bulk::copy_to_shared(bulk::shared_address(staged + offset[K]), src,
+                                   static_cast<unsigned>(n * sizeof(typename Leaf::value_type)), barrier);
+            }
+          }(),
+          ...);
+    }(std::make_integer_sequence<int, Plan::L>{});
+  }
+  __syncthreads();  // the barrier is initialised before anyone waits on it
+  bulk::wait_phase_zero(barrier);
+
+  // Element r of the row, through the expression: staged leaves from shared memory, others computed.
+  const auto value = [&](int r) -> C {
+    return p.op.map(point_value<Leaves>(p.fn,
+                                        [&](auto k) {
+                                          constexpr int K = decltype(k)::value;
+                                          using Leaf = tuple_element_t<K, Leaves>;
+                                          using T = typename Leaf::value_type;
+                                          if constexpr (Leaf::in_memory) return reinterpret_cast<const T*>(staged + offset[K])[r];
+                                          else return get<K>(p.leaves).at(kept_pos[K] + p.reduced.base[K] + r * p.reduced.stride[K][0]);
+                                        },
+                                        std::make_integer_sequence<int, Plan::L>{}),
+                    r);
+  };
+  const int t = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x);
+  Out* const row_out = p.out + out_pos;
+  const index_t step = p.reduced.out_stride[0];
+  if constexpr (is_softmax_kind<What>) {
+    C max = -std::numeric_limits<C>::infinity();
+    for (int r = t; r < n; r += threads) max = nan_max(max, value(r));
+    const C shift = row_shift<What>(fold_block<true>(max, scratch));
+    C sum = 0;
+    for (int r = t; r < n; r += threads) sum += math::r_exp(value(r) - shift);
+    sum = fold_block<false>(sum, scratch);
+    if constexpr (What == row_result::logsumexp) {
+      if (t == 0) *row_out = convert<Out>(math::r_log(sum) + shift);
+    } else if constexpr (What == row_result::softmax) {
+      const C inverse_sum = C(1) / sum;
+      for (int r = t; r < n; r += threads) row_out[r * step] = convert<Out>(math::r_exp(value(r) - shift) * inverse_sum);
+    } else {
+      const C log_sum = math::r_log(sum);
+      for (int r = t; r < n; r += threads) row_out[r * step] = convert<Out>((value(r) - shift) - log_sum);
+    }
+  } else {
+    C mean = 0, squares = 0;
+    if constexpr (What == row_result::layer_norm) {
+      for (int r = t; r < n; r += threads) mean += value(r);
+      mean = fold_block<false>(mean, scratch) / static_cast<C>(n);
+      for (int r = t; r < n; r += threads) {
+        const C d = value(r) - mean;
+        squares += d * d;
+      }
+    } else {
+      for (int r = t; r < n; r += threads) {
+        const C x = value(r);
+        squares += x * x;
+      }
+    }
+    const C inverse_std = C(1) / math::r_sqrt(fold_block<false>(squares, scratch) / static_cast<C>(n) + affine.eps);
+    for (int r = t; r < n; r += threads) row_out[r * step] = convert<Out>(affine.apply((value(r) - mean) * inverse_std, r));
+  }
+#endif
+}
+
+// The share of the SM's unified L1/shared memory given to shared memory, in percent: all of it,
+// unless a weight or bias row is read by every block: then the L1 keeps room for them (rows of
+// `weight_bytes` each) and 16 KiB more, or every block reads them from L2 again.
+inline int staged_carveout(int device, index_t weight_bytes, int weight_rows) {
+  if (weight_rows == 0) return 100;
+  const auto total = static_cast<index_t>(xf::device(device).properties().sharedMemPerMultiprocessor);
+  const index_t keep = weight_bytes * weight_rows + 16 * 1024;
+  return keep >= total ? 0 : static_cast<int>((total - keep) * 100 / total);
+}
+
+template <row_result What, class Plan, class Affine>
+void staged_rows_device(const Plan& p, const Affine& affine, int device, cudaStream_t stream) {
+  if (p.kept.size > INT_MAX) throw error("xf: too many rows for one launch (" + std::to_string(p.kept.size) + ")");
+  const auto bytes = static_cast<std::size_t>(staged_row_bytes<Plan>(p.reduced.size));
+  const auto kernel = staged_row_kernel<What, Plan, Affine>;
+  // Set when it changes (per kernel: the attribute belongs to the function).
+  static atomic<int> carveout{-1};
+  const int wanted = staged_carveout(device, p.reduced.size * static_cast<index_t>(sizeof(typename Plan::out_type)),
+                                     (affine.weight != nullptr) + (affine.bias != nullptr));
+  if (carveout.exchange(wanted, order::acq_rel) != wanted)
+    XF_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, wanted));
+  kernel<<<static_cast<unsigned>(p.kept.size), staged_row_policy::block_threads, bytes, stream>>>(p, affine);
+  XF_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace xf::detail
+#endif

@@ -1,0 +1,191 @@
+// softmax, log_softmax and logsumexp on host arrays (host suite) and device arrays (GPU suite),
+// against SciPy's formulas evaluated in long double on the values as the array holds them: fresh
+// random rows of every length around the edges of the device's kernel (one warp, several warps,
+// the longest row kept on chip, longer rows in two passes), any axis, views (transposed,
+// reversed), expressions, half precision, rows with NaN, +inf and -inf, empty axes and no rows.
+#pragma once
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <xfuse/softmax.hpp>
+
+#include "check.hpp"
+#include "random.hpp"
+
+namespace xf_test::softmax {
+
+using xf::index_t;
+using ld = long double;
+enum class what { softmax, log_softmax, logsumexp };
+
+// SciPy's formulas for one row, in long double.
+inline std::vector<ld> reference_row(const std::vector<ld>& x, what w) {
+  ld max = -std::numeric_limits<ld>::infinity();
+  for (ld v : x) max = std::isnan(max) ? max : (std::isnan(v) || v > max ? v : max);
+  const ld shift = w == what::softmax ? max : (std::isfinite(max) ? max : 0.0L);
+  ld sum = 0;
+  for (ld v : x) sum += std::exp(v - shift);
+  if (w == what::logsumexp) return {std::log(sum) + shift};
+  std::vector<ld> out;
+  for (ld v : x) out.push_back(w == what::softmax ? std::exp(v - shift) / sum : (v - shift) - std::log(sum));
+  return out;
+}
+
+// The reference over `axis` of a C-ordered (rows_before, n, rows_after) block of values.
+template <class T>
+std::vector<T> reference(const std::vector<T>& values, index_t before, index_t n, index_t after, what w) {
+  const index_t m = w == what::logsumexp ? 1 : n;
+  std::vector<T> out(static_cast<std::size_t>(before * m * after));
+  for (index_t b = 0; b < before; ++b)
+    for (index_t a = 0; a < after; ++a) {
+      std::vector<ld> row;
+      for (index_t i = 0; i < n; ++i) row.push_back(static_cast<ld>(as_real(values[static_cast<std::size_t>((b * n + i) * after + a)])));
+      const auto r = reference_row(row, w);
+      for (index_t i = 0; i < m; ++i) out[static_cast<std::size_t>((b * m + i) * after + a)] = xf::detail::convert<T>(static_cast<double>(r[static_cast<std::size_t>(i)]));
+    }
+  return out;
+}
+
+// Compares within a few ulp of the compute type relative to each row's scale: softmax values are
+// relative to 1, log_softmax and logsumexp to the size of the logarithms involved.
+template <class T>
+void require_close_to(const std::vector<T>& got, const std::vector<T>& want, index_t n, const std::string& what_text) {
+  const double tol = (std::is_same_v<T, double> ? 1e-13 : std::is_same_v<T, float> ? 4e-6 : 4 * xf_test::eps<T>()) *
+                     (1.0 + std::log2(static_cast<double>(n > 1 ? n : 1)));
+  require_all_close(got, want, tol, tol, what_text);
+}
+
+template <class S, class T, class F>
+void check_rows(const std::vector<T>& values, index_t before, index_t n, index_t after, const F& make, const std::string& name) {
+  const auto x = xf::asarray<T, S>(values, {before, n, after});
+  const auto ex = x;
+  for (const what w : {what::softmax, what::log_softmax, what::logsumexp}) {
+    const std::string label = name + (w == what::softmax ? " softmax" : w == what::log_softmax ? " log_softmax" : " logsumexp") +
+                              " of (" + std::to_string(before) + ", " + std::to_string(n) + ", " + std::to_string(after) + ")";
+    const auto want = reference(values, before, n, after, w);
+    std::vector<T> got;
+    if (w == what::softmax) got = xf::to_host(xf::softmax(make(ex), 1));
+    else if (w == what::log_softmax) got = xf::to_host(xf::log_softmax(make(ex), 1));
+    else {
+      const auto kept = xf::logsumexp(make(ex), 1, xf::keepdims);
+      CHECK(kept.shape() == xf::dims<3>{before, 1, after});
+      got = xf::to_host(kept);
+      const auto squeezed = xf::logsumexp(make(ex), -2);
+      CHECK(squeezed.shape() == xf::dims<2>{before, after});
+      require_equal(xf::to_host(squeezed), got, label + " (axis removed)");
+    }
+    require_close_to(got, want, n, label);
+  }
+}
+
+// Rows along the last axis of every length around the device kernels' edges: for float, 16 values
+// a thread, one thread a row up to 16, 1024 threads up to 16384; rows of 2048 to 10240 staged in
+// shared memory on sm_90 when their bytes are a multiple of 16 (4097, 10244 are not staged);
+// two passes past 16384. For double, half the lengths.
+template <class S, class T>
+void row_lengths() {
+  const std::vector<index_t> lengths =
+      std::is_same_v<T, double>
+          ? std::vector<index_t>{1, 2, 7, 8, 9, 511, 512, 513, 2048, 2049, 5120, 5122, 8192, 8193}
+          : std::vector<index_t>{1, 2, 16, 17, 31, 33, 64, 65, 200, 1023, 1024, 1025, 2048, 4097, 8192, 10240, 10244, 16384, 16385, 32769};
+  for (const index_t n : lengths) {
+    const index_t rows = n > 4096 ? 3 : 37;
+    const auto v = uniform<T>(static_cast<std::size_t>(rows * n), -30, 30);
+    check_rows<S>(v, rows, n, 1, [](const auto& a) { return a; }, "plain rows");
+  }
+}
+
+// Other axes, views and expressions: the same answers whatever the layout.
+template <class S, class T>
+void layouts() {
+  const auto v = uniform<T>(5 * 300 * 7, -20, 20);
+  check_rows<S>(v, 5, 300, 7, [](const auto& a) { return a; }, "middle axis");
+  check_rows<S>(v, 1, 5, 2100, [](const auto& a) { return a; }, "first axis (strided rows)");
+  // Strided rows of every length around the device's edges: one warp of neighbouring rows, a block,
+  // clusters of 2 to 8 blocks (sm_90), two passes past that; 40 rows (a partial group of lanes).
+  // And long rows of expressions of one and two leaves (staged in shared memory on sm_90).
+  const auto long_rows = uniform<T>(3 * 4096, -20, 20);
+  std::vector<T> doubled(long_rows.size()), scaled_long(long_rows.size());
+  for (std::size_t i = 0; i < long_rows.size(); ++i) {
+    doubled[i] = xf::detail::convert<T>(2.0 * static_cast<double>(as_real(long_rows[i])));
+    scaled_long[i] = xf::detail::convert<T>(2.0 * static_cast<double>(as_real(long_rows[i])) - 1.0);
+  }
+  const auto lx = xf::asarray<T, S>(long_rows, {3, 4096});
+  require_close_to(xf::to_host(xf::softmax(lx * 2 - 1, 1)), reference(scaled_long, 3, 4096, 1, what::softmax), 4096, "softmax(x * 2 - 1) of rows of 4096");
+  require_close_to(xf::to_host(xf::log_softmax(lx + lx, 1)), reference(doubled, 3, 4096, 1, what::log_softmax), 4096, "log_softmax(x + x) of rows of 4096");
+  const std::vector<index_t> strided = std::is_same_v<T, double> ? std::vector<index_t>{8, 9, 256, 257, 2048, 2049}
+                                                                 : std::vector<index_t>{16, 17, 512, 513, 3000, 4096, 4097};
+  for (const index_t n : strided)
+    check_rows<S>(uniform<T>(static_cast<std::size_t>(n * 40), -20, 20), 1, n, 40, [](const auto& a) { return a; },
+                  "strided rows");
+  const auto w = uniform<T>(64 * 257, -10, 10);
+  check_rows<S>(w, 64, 257, 1, [](const auto& a) { return a; }, "odd rows");
+  // An expression of the input, computed by the test on the host first.
+  std::vector<T> scaled(w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) scaled[i] = xf::detail::convert<T>(2.0 * static_cast<double>(as_real(w[i])) - 1.0);
+  const auto x = xf::asarray<T, S>(w, {64, 257});
+  require_close_to(xf::to_host(xf::softmax(x * 2 - 1, 1)), reference(scaled, 64, 257, 1, what::softmax), 257, "softmax(x * 2 - 1)");
+  // A transposed view: rows of the view are columns in memory.
+  const auto t = xf::asarray<T, S>(w, {257, 64});
+  std::vector<T> tv(w.size());
+  for (index_t i = 0; i < 64; ++i)
+    for (index_t j = 0; j < 257; ++j) tv[static_cast<std::size_t>(i * 257 + j)] = w[static_cast<std::size_t>(j * 64 + i)];
+  require_close_to(xf::to_host(xf::log_softmax(t.T(), 1)), reference(tv, 64, 257, 1, what::log_softmax), 257, "log_softmax(a.T(), 1)");
+  // A reversed view along the row.
+  std::vector<T> rv(w.size());
+  for (index_t i = 0; i < 64; ++i)
+    for (index_t j = 0; j < 257; ++j) rv[static_cast<std::size_t>(i * 257 + j)] = w[static_cast<std::size_t>(i * 257 + 256 - j)];
+  require_close_to(xf::to_host(xf::softmax(x(xf::all, xf::slice(xf::_, xf::_, -1)), -1)), reference(rv, 64, 257, 1, what::softmax), 257,
+                   "softmax(a[:, ::-1])");
+}
+
+// NaN, +inf and -inf in rows; empty axes and no rows.
+template <class S, class T>
+void special_rows() {
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  // Row 0 holds a NaN, row 1 a +inf, row 2 is all -inf, row 3 has some -inf, row 4 is plain; as
+  // contiguous rows (on chip on the device) and as strided ones (two passes there).
+  const index_t n = 40;
+  const auto plain = uniform<T>(static_cast<std::size_t>(5 * n), -5, 5);
+  auto special = [&](index_t row, index_t i) {
+    const T x = plain[static_cast<std::size_t>(row * n + i)];
+    if (row == 0 && i == 3) return nan;
+    if (row == 1 && i == 7) return inf;
+    if (row == 2 || (row == 3 && (i == 1 || i == 30))) return -inf;
+    return x;
+  };
+  std::vector<T> rows(plain.size()), columns(plain.size());
+  for (index_t row = 0; row < 5; ++row)
+    for (index_t i = 0; i < n; ++i) {
+      rows[static_cast<std::size_t>(row * n + i)] = special(row, i);
+      columns[static_cast<std::size_t>(i * 5 + row)] = special(row, i);
+    }
+  check_rows<S>(rows, 5, n, 1, [](const auto& a) { return a; }, "special rows");
+  check_rows<S>(columns, 1, n, 5, [](const auto& a) { return a; }, "special strided rows");
+  // Empty axis: empty results, and logsumexp -inf (log of an empty sum).
+  const auto empty_axis = xf::asarray<T, S>(std::vector<T>{}, {3, 0});
+  CHECK(xf::softmax(empty_axis, 1).shape() == xf::dims<2>{3, 0});
+  CHECK(xf::to_host(xf::logsumexp(empty_axis, 1)) == std::vector<T>(3, -inf));
+  const auto no_rows = xf::asarray<T, S>(std::vector<T>{}, {0, 5});
+  CHECK(xf::log_softmax(no_rows, 1).shape() == xf::dims<2>{0, 5});
+  CHECK(xf::logsumexp(no_rows, 1).shape() == xf::dims<1>{0});
+  CHECK_THROWS_AS(xf::softmax(no_rows, 2), xf::shape_error);
+}
+
+// Half precision computes in float and rounds once per output.
+template <class S>
+void half_rows() {
+  const auto v = uniform<float>(9 * 700, -8, 8);
+  std::vector<xf::half> h(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) h[i] = xf::half(v[i]);
+  check_rows<S>(h, 9, 700, 1, [](const auto& a) { return a; }, "half rows");
+  const auto w = uniform<float>(3 * 4096, -8, 8);
+  std::vector<xf::half> hw(w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) hw[i] = xf::half(w[i]);
+  check_rows<S>(hw, 3, 4096, 1, [](const auto& a) { return a; }, "half rows of 4096");
+}
+
+}  // namespace xf_test::softmax
