@@ -22,6 +22,10 @@ def main(out_path):
     case(results, "rows/layer_norm(A,1,w,b)/f32/8192^2", lambda u, p, q: F.layer_norm(u, (side,), p, q, 1e-5), a, w, b)
     case(results, "rows/rms_norm(A,1,w)/f32/8192^2", lambda u, p: F.rms_norm(u, (side,), p, 1e-6), a, w)
     del a
+    for shape in ((4096, 16384), (512, 131072)):
+        cols = torch.rand(*shape, device=dev) * 16 - 8
+        case(results, f"rows/softmax(A,0)/f32/{shape[0]}x{shape[1]}", lambda u: torch.softmax(u, 0), cols)
+        del cols
     long_rows = torch.rand(64, 1 << 20, device=dev) * 16 - 8
     case(results, "rows/softmax(A,1)/f32/64x2^20", lambda u: torch.softmax(u, 1), long_rows)
     del long_rows

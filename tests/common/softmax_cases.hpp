@@ -104,8 +104,8 @@ void layouts() {
   const auto v = uniform<T>(5 * 300 * 7, -20, 20);
   check_rows<S>(v, 5, 300, 7, [](const auto& a) { return a; }, "middle axis");
   check_rows<S>(v, 1, 5, 2100, [](const auto& a) { return a; }, "first axis (strided rows)");
-  // Strided rows of every length around the device's edges: one warp of neighbouring rows, a block,
-  // clusters of 2 to 8 blocks (sm_90), two passes past that; 40 rows (a partial group of lanes).
+  // Strided rows of every length around the device's edges: one warp of neighbouring rows, a block
+  // of them up to 512 floats (256 doubles), two passes past that; 40 rows (a partial group of lanes).
   // And long rows of expressions of one and two leaves (staged in shared memory on sm_90).
   const auto long_rows = uniform<T>(3 * 4096, -20, 20);
   std::vector<T> doubled(long_rows.size()), scaled_long(long_rows.size());

@@ -8,9 +8,10 @@
 //   shuffles and, across a row's warps, shared memory. A block of fewer threads' rows holds several.
 // - strided rows whose neighbours are adjacent in memory (softmax(a, 0) of a C-ordered matrix):
 //   a block's 32 lanes take 32 neighbouring rows, so each warp load reads 128 consecutive bytes;
-//   its warps split the rows' elements and fold through shared memory; on sm_90, up to 8 blocks of
-//   a thread-block cluster split longer rows and fold through distributed shared memory (rows of
-//   up to 4096 floats).
+//   its warps split the rows' elements and fold through shared memory (rows of up to 512 floats).
+//   Splitting longer rows over a thread-block cluster, folding through distributed shared memory,
+//   measured slower than the two passes (0.32 against 0.45 of copy for 4096 x 16384 floats on an
+//   H100, see docs/performance.md), so they take two passes.
 // softmax folds the maximum, then the sum of exponentials; the norms fold the sum, then the squared
 // deviations from the mean (exact two-pass arithmetic on the values in registers). Other rows take
 // two passes (rows.hpp).
@@ -18,7 +19,6 @@
 
 #include <limits>
 
-#include "../core/atomic.hpp"
 #include "kernel.cuh"
 #include "row_plan.hpp"
 #include "staged_row_kernel.cuh"
@@ -34,10 +34,8 @@ struct row_policy {
   // Threads of a block when a row takes fewer: several rows share the block.
   static constexpr int block_threads = 256;
   static constexpr int max_row_threads = 1024;
-  // Strided rows: neighbouring rows per block (one per lane), and the most blocks of a cluster
-  // (the portable cluster size; clusters need sm_90).
+  // Strided rows: neighbouring rows per block, one per lane.
   static constexpr int lanes = 32;
-  static constexpr int max_cluster_blocks = 8;
 };
 
 // Values of a row per thread for compute type C.
@@ -144,17 +142,8 @@ struct contiguous_row {
 
 // ---------------------------------------------------------------- strided rows
 
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-// Every thread of the cluster arrives and waits: shared memory written before is visible to the
-// cluster's blocks after (the barrier's arrive has release, its wait acquire semantics).
-__device__ XF_FORCEINLINE void cluster_sync() {
-  __cluster_barrier_arrive();
-  __cluster_barrier_wait();
-}
-#endif
-
-// One of 32 neighbouring rows (this thread's lane) split over `row_threads` threads: the block's
-// warps times the cluster's blocks, this thread being the t-th; value i is element i * row_threads + t.
+// One of 32 neighbouring rows (this thread's lane) split over `row_threads` threads, the block's
+// warps, this thread being the t-th; value i is element i * row_threads + t.
 template <class Plan>
 struct strided_row {
   using C = typename Plan::acc_type;
@@ -164,35 +153,22 @@ struct strided_row {
   index_t kept_pos[Plan::slots] = {};
   index_t out_pos = 0;
   bool live;
-  int t, row_threads, cluster_blocks;
+  int t, row_threads;
   C (*scratch)[row_policy::lanes];  // one row of lanes per warp
-  C* cluster_scratch;               // one value per lane: the block's fold, read by the cluster
 
   __device__ XF_FORCEINLINE int n() const { return static_cast<int>(p.reduced.size); }
   __device__ XF_FORCEINLINE int position(int i) const { return i * row_threads + t; }
   __device__ XF_FORCEINLINE bool first() const { return live && t == 0; }
 
-  // Every thread of the cluster calls it: folds across the block's warps, then the cluster's blocks
-  // (each block folds the blocks' values in the same order, so all agree).
+  // Every thread of the block calls it: folds across the block's warps, lane by lane.
   template <bool Max>
   __device__ XF_FORCEINLINE C fold(C x) const {
     const int lane = static_cast<int>(threadIdx.x) % row_policy::lanes, warp = static_cast<int>(threadIdx.x) / row_policy::lanes;
-    const int warps = static_cast<int>(blockDim.x) / row_policy::lanes;
     __syncthreads();  // the scratch of an earlier fold has been read
     scratch[warp][lane] = x;
     __syncthreads();
     C r = scratch[0][lane];
-    for (int w = 1; w < warps; ++w) r = fold_two<Max>(r, scratch[w][lane]);
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    if (cluster_blocks > 1) {  // the cluster's blocks through distributed shared memory
-      if (warp == 0) cluster_scratch[lane] = r;
-      cluster_sync();
-      r = *static_cast<const C*>(__cluster_map_shared_rank(cluster_scratch + lane, 0));
-      for (int b = 1; b < cluster_blocks; ++b)
-        r = fold_two<Max>(r, *static_cast<const C*>(__cluster_map_shared_rank(cluster_scratch + lane, static_cast<unsigned>(b))));
-      cluster_sync();  // every block has read before any block writes again or exits
-    }
-#endif
+    for (int w = 1; w < row_threads; ++w) r = fold_two<Max>(r, scratch[w][lane]);
     return r;
   }
 
@@ -301,20 +277,15 @@ __global__ void __launch_bounds__(row_policy::max_row_threads)
   compute_row<What>(row, affine);
 }
 
-// Blocks of row_policy::lanes * warps threads; a cluster of `cluster_blocks` consecutive blocks
-// (along x) takes 32 neighbouring rows.
+// Blocks of row_policy::lanes * warps threads, each taking 32 neighbouring rows.
 template <row_result What, class Plan, class Affine>
 __global__ void __launch_bounds__(row_policy::max_row_threads)
-    strided_row_kernel(const __grid_constant__ Plan p, int cluster_blocks, const __grid_constant__ Affine affine) {
+    strided_row_kernel(const __grid_constant__ Plan p, const __grid_constant__ Affine affine) {
   using C = typename Plan::acc_type;
   __shared__ C scratch[row_policy::max_row_threads / row_policy::lanes][row_policy::lanes];
-  __shared__ C cluster_scratch[row_policy::lanes];
   const int lane = static_cast<int>(threadIdx.x) % row_policy::lanes, warp = static_cast<int>(threadIdx.x) / row_policy::lanes;
-  const int warps = static_cast<int>(blockDim.x) / row_policy::lanes;
-  const int rank = static_cast<int>(blockIdx.x) % cluster_blocks;
-  const index_t o = static_cast<index_t>(blockIdx.x / cluster_blocks) * row_policy::lanes + lane;
-  strided_row<Plan> row{p, {}, 0, o < p.kept.size, rank * warps + warp, warps * cluster_blocks, cluster_blocks, scratch,
-                        cluster_scratch};
+  const index_t o = static_cast<index_t>(blockIdx.x) * row_policy::lanes + lane;
+  strided_row<Plan> row{p, {}, 0, o < p.kept.size, warp, static_cast<int>(blockDim.x) / row_policy::lanes, scratch};
   if (row.live) layout_positions(p.kept, p.kept_narrow, o, row.kept_pos, row.out_pos);
   compute_row<What>(row, affine);
 }
@@ -330,9 +301,8 @@ enum class row_walk {
 
 struct row_launch {
   row_walk walk = row_walk::two_passes;
-  int row_threads = 1;     // contiguous: threads per row
-  int warps = 1;           // strided: warps per block
-  int cluster_blocks = 1;  // strided: blocks per cluster
+  int row_threads = 1;  // contiguous: threads per row
+  int warps = 1;        // strided: warps per block
 };
 
 // Whether every leaf held in memory steps by 0 or +-1 along the layout's dimension `d` (of the
@@ -351,23 +321,6 @@ bool leaves_adjacent(const Layout& lay, int d) {
         ...);
   }(std::make_integer_sequence<int, Plan::L>{});
   return adjacent;
-}
-
-// Whether clusters of `blocks` blocks of `threads` threads of this kernel fit on the device.
-template <class Kernel>
-bool clusters_fit(Kernel kernel, int device, int blocks, int threads) {
-  if (xf::device(device).properties().major < 9) return false;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(blocks));
-  config.blockDim = dim3(static_cast<unsigned>(threads));
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = static_cast<unsigned>(blocks);
-  attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  int clusters = 0;
-  return cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) == cudaSuccess && clusters > 0;
 }
 
 template <row_result What, class Plan, class Affine>
@@ -389,19 +342,7 @@ row_launch choose_row_launch(const Plan& p, int device) {
   constexpr int max_warps = row_policy::max_row_threads / row_policy::lanes;
   if (!leaves_adjacent<Plan>(p.kept, 0) || p.kept.out_stride[0] != 1 || p.kept.extent[0] < row_policy::lanes / 2) return l;
   while (l.warps < max_warps && l.warps * V < n) l.warps *= 2;
-  while (l.cluster_blocks < row_policy::max_cluster_blocks && l.cluster_blocks * l.warps * V < n) l.cluster_blocks *= 2;
-  if (l.cluster_blocks * l.warps * V < n) return l;
-  // Whether the device runs clusters of this size, asked once per kernel and size (the first
-  // device asked answers for all: mixed GPU generations in one process are not told apart).
-  static atomic<int> fits[row_policy::max_cluster_blocks + 1];  // 0 unknown, 1 yes, -1 no
-  if (l.cluster_blocks > 1) {
-    atomic<int>& known = fits[l.cluster_blocks];
-    if (known.load(order::acquire) == 0) {
-      const bool fit = clusters_fit(strided_row_kernel<What, Plan, Affine>, device, l.cluster_blocks, max_warps * row_policy::lanes);
-      known.store(fit ? 1 : -1, order::release);
-    }
-    if (known.load(order::acquire) < 0) return l;
-  }
+  if (l.warps * V < n) return l;
   l.walk = row_walk::strided;
   return l;
 }
@@ -422,20 +363,10 @@ void rows_device(Plan p, const row_launch& l, const Affine& affine, int device, 
     XF_CUDA_CHECK(cudaGetLastError());
     return;
   }
-  const index_t groups = (p.kept.size + row_policy::lanes - 1) / row_policy::lanes;
-  const index_t blocks = groups * l.cluster_blocks;
+  const index_t blocks = (p.kept.size + row_policy::lanes - 1) / row_policy::lanes;
   if (blocks > INT_MAX) throw error("xf: too many rows for one launch (" + std::to_string(p.kept.size) + ")");
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(blocks));
-  config.blockDim = dim3(static_cast<unsigned>(l.warps * row_policy::lanes));
-  config.stream = stream;
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = static_cast<unsigned>(l.cluster_blocks);
-  attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
-  config.attrs = &attribute;
-  config.numAttrs = l.cluster_blocks > 1 ? 1 : 0;
-  XF_CUDA_CHECK(cudaLaunchKernelEx(&config, strided_row_kernel<What, Plan, Affine>, p, l.cluster_blocks, affine));
+  strided_row_kernel<What, Plan, Affine><<<static_cast<unsigned>(blocks), l.warps * row_policy::lanes, 0, stream>>>(p, affine);
+  XF_CUDA_CHECK(cudaGetLastError());
 }
 
 }  // namespace xf::detail

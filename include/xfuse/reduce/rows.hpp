@@ -4,7 +4,7 @@
 // the axis) is read once and kept on chip while its statistics are folded (row_kernel.cuh,
 // staged_row_kernel.cuh: one kernel, one read and one write) when it is contiguous in memory and
 // at most 16384 floats (8192 doubles) long, or strided with its neighbouring rows adjacent in
-// memory and at most 512 floats long (4096 with thread-block clusters on sm_90). Other rows take
+// memory and at most 512 floats long. Other rows take
 // two passes and no full-size temporary: one reduction folds each row's statistics in one read
 // (online_row_reducer, norm_row_reducer), one fused element-wise pass writes the outputs. Host
 // arrays walk each row once (run_rows_host).

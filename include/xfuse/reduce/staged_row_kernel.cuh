@@ -79,39 +79,52 @@ __device__ XF_FORCEINLINE C fold_block(C x, C* scratch) {
 }
 #endif
 
-template <row_result What, class Plan, class Affine>
-__global__ void __launch_bounds__(staged_row_policy::block_threads)
-    staged_row_kernel(const __grid_constant__ Plan p, const __grid_constant__ Affine affine) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+// A block's row, staged: leaf K's row starts `offset[K]` bytes into `staged`; generators (leaves
+// not in memory) are computed where they are read.
+template <class Plan>
+struct staged_row {
   using C = typename Plan::acc_type;
-  using Out = typename Plan::out_type;
   using Leaves = typename Plan::leaves_type;
-  extern __shared__ __align__(16) unsigned char staged[];
-  __shared__ __align__(8) unsigned long long barrier_word;
-  __shared__ C scratch[staged_row_policy::block_threads / 32];
-  const int n = static_cast<int>(p.reduced.size);
-  index_t kept_pos[Plan::slots], out_pos;
-  layout_positions(p.kept, p.kept_narrow, blockIdx.x, kept_pos, out_pos);
+  const Plan& p;
+  const unsigned char* staged;
+  index_t kept_pos[Plan::slots];
+  unsigned offset[Plan::slots];
+  int n;
 
-  // Leaf K's staged row starts `offset[K]` bytes into `staged`.
-  unsigned offset[Plan::slots] = {};
+  // Element r of the row, through the expression.
+  __device__ XF_FORCEINLINE C operator()(int r) const {
+    const auto leaf_value = [&](auto k) {
+      constexpr int K = decltype(k)::value;
+      using Leaf = tuple_element_t<K, Leaves>;
+      if constexpr (Leaf::in_memory) return reinterpret_cast<const typename Leaf::value_type*>(staged + offset[K])[r];
+      else return get<K>(p.leaves).at(kept_pos[K] + p.reduced.base[K] + r * p.reduced.stride[K][0]);
+    };
+    return p.op.map(point_value<Leaves>(p.fn, leaf_value, std::make_integer_sequence<int, Plan::L>{}), r);
+  }
+};
+
+// Thread 0 starts one bulk copy per leaf in memory, all completing on `barrier`; the block then
+// waits until every byte has arrived.
+template <class Plan>
+__device__ XF_FORCEINLINE void stage_row(staged_row<Plan>& row, unsigned char* staged, unsigned barrier) {
+  using Leaves = typename Plan::leaves_type;
   [&]<int... K>(std::integer_sequence<int, K...>) {
     unsigned at = 0;
-    ((offset[K] = at, at += tuple_element_t<K, Leaves>::in_memory ? n * sizeof(typename tuple_element_t<K, Leaves>::value_type) : 0), ...);
+    ((row.offset[K] = at, at += tuple_element_t<K, Leaves>::in_memory ? row.n * sizeof(typename tuple_element_t<K, Leaves>::value_type) : 0),
+     ...);
   }(std::make_integer_sequence<int, Plan::L>{});
-
-  const unsigned barrier = bulk::shared_address(&barrier_word);
   if (threadIdx.x == 0) {
     bulk::barrier_init(barrier);
-    bulk::arrive_expect_bytes(barrier, static_cast<unsigned>(staged_row_bytes<Plan>(n)));
+    bulk::arrive_expect_bytes(barrier, static_cast<unsigned>(staged_row_bytes<Plan>(row.n)));
     [&]<int... K>(std::integer_sequence<int, K...>) {
       (
           [&] {
             using Leaf = tuple_element_t<K, Leaves>;
             if constexpr (Leaf::in_memory) {
-              const auto* src = get<K>(p.leaves).ptr + kept_pos[K] + p.reduced.base[K];
-              bulk::copy_to_shared(bulk::shared_address(staged + offset[K]), src,
-                                   static_cast<unsigned>(n * sizeof(typename Leaf::value_type)), barrier);
+              const auto* src = get<K>(row.p.leaves).ptr + row.kept_pos[K] + row.p.reduced.base[K];
+              bulk::copy_to_shared(bulk::shared_address(staged + row.offset[K]), src,
+                                   static_cast<unsigned>(row.n * sizeof(typename Leaf::value_type)), barrier);
             }
           }(),
           ...);
@@ -119,57 +132,70 @@ __global__ void __launch_bounds__(staged_row_policy::block_threads)
   }
   __syncthreads();  // the barrier is initialised before anyone waits on it
   bulk::wait_phase_zero(barrier);
+}
 
-  // Element r of the row, through the expression: staged leaves from shared memory, others computed.
-  const auto value = [&](int r) -> C {
-    return p.op.map(point_value<Leaves>(p.fn,
-                                        [&](auto k) {
-                                          constexpr int K = decltype(k)::value;
-                                          using Leaf = tuple_element_t<K, Leaves>;
-                                          using T = typename Leaf::value_type;
-                                          if constexpr (Leaf::in_memory) return reinterpret_cast<const T*>(staged + offset[K])[r];
-                                          else return get<K>(p.leaves).at(kept_pos[K] + p.reduced.base[K] + r * p.reduced.stride[K][0]);
-                                        },
-                                        std::make_integer_sequence<int, Plan::L>{}),
-                    r);
-  };
-  const int t = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x);
-  Out* const row_out = p.out + out_pos;
-  const index_t step = p.reduced.out_stride[0];
-  if constexpr (is_softmax_kind<What>) {
-    C max = -std::numeric_limits<C>::infinity();
-    for (int r = t; r < n; r += threads) max = nan_max(max, value(r));
-    const C shift = row_shift<What>(fold_block<true>(max, scratch));
-    C sum = 0;
-    for (int r = t; r < n; r += threads) sum += math::r_exp(value(r) - shift);
-    sum = fold_block<false>(sum, scratch);
-    if constexpr (What == row_result::logsumexp) {
-      if (t == 0) *row_out = convert<Out>(math::r_log(sum) + shift);
-    } else if constexpr (What == row_result::softmax) {
-      const C inverse_sum = C(1) / sum;
-      for (int r = t; r < n; r += threads) row_out[r * step] = convert<Out>(math::r_exp(value(r) - shift) * inverse_sum);
-    } else {
-      const C log_sum = math::r_log(sum);
-      for (int r = t; r < n; r += threads) row_out[r * step] = convert<Out>((value(r) - shift) - log_sum);
-    }
+// softmax, log_softmax, logsumexp of a staged row: a sweep for the maximum, one for the sum of
+// exponentials, one for the outputs.
+template <row_result What, class Plan>
+__device__ XF_FORCEINLINE void staged_softmax(const staged_row<Plan>& value, typename Plan::out_type* row_out, index_t step,
+                                              typename Plan::acc_type* scratch) {
+  using C = typename Plan::acc_type;
+  using Out = typename Plan::out_type;
+  const int t = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x), n = value.n;
+  C max = -std::numeric_limits<C>::infinity();
+  for (int r = t; r < n; r += threads) max = nan_max(max, value(r));
+  const C shift = row_shift<What>(fold_block<true>(max, scratch));
+  C sum = 0;
+  for (int r = t; r < n; r += threads) sum += math::r_exp(value(r) - shift);
+  sum = fold_block<false>(sum, scratch);
+  if constexpr (What == row_result::logsumexp) {
+    if (t == 0) *row_out = convert<Out>(math::r_log(sum) + shift);
+  } else if constexpr (What == row_result::softmax) {
+    const C inverse_sum = C(1) / sum;
+    for (int r = t; r < n; r += threads) row_out[r * step] = convert<Out>(math::r_exp(value(r) - shift) * inverse_sum);
   } else {
-    C mean = 0, squares = 0;
-    if constexpr (What == row_result::layer_norm) {
-      for (int r = t; r < n; r += threads) mean += value(r);
-      mean = fold_block<false>(mean, scratch) / static_cast<C>(n);
-      for (int r = t; r < n; r += threads) {
-        const C d = value(r) - mean;
-        squares += d * d;
-      }
-    } else {
-      for (int r = t; r < n; r += threads) {
-        const C x = value(r);
-        squares += x * x;
-      }
-    }
-    const C inverse_std = C(1) / math::r_sqrt(fold_block<false>(squares, scratch) / static_cast<C>(n) + affine.eps);
-    for (int r = t; r < n; r += threads) row_out[r * step] = convert<Out>(affine.apply((value(r) - mean) * inverse_std, r));
+    const C log_sum = math::r_log(sum);
+    for (int r = t; r < n; r += threads) row_out[r * step] = convert<Out>((value(r) - shift) - log_sum);
   }
+}
+
+// layer_norm, rms_norm of a staged row: a sweep for the mean (layer norm), one for the squares,
+// one for the outputs.
+template <row_result What, class Plan, class Affine>
+__device__ XF_FORCEINLINE void staged_norm(const staged_row<Plan>& value, typename Plan::out_type* row_out, index_t step,
+                                           typename Plan::acc_type* scratch, const Affine& affine) {
+  using C = typename Plan::acc_type;
+  using Out = typename Plan::out_type;
+  const int t = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x), n = value.n;
+  C mean = 0, squares = 0;
+  if constexpr (What == row_result::layer_norm) {
+    for (int r = t; r < n; r += threads) mean += value(r);
+    mean = fold_block<false>(mean, scratch) / static_cast<C>(n);
+  }
+  for (int r = t; r < n; r += threads) {
+    const C d = value(r) - mean;
+    squares += d * d;
+  }
+  const C inverse_std = C(1) / math::r_sqrt(fold_block<false>(squares, scratch) / static_cast<C>(n) + affine.eps);
+  for (int r = t; r < n; r += threads) row_out[r * step] = convert<Out>(affine.apply((value(r) - mean) * inverse_std, r));
+}
+#endif
+
+// One block per row (blockIdx.x), its leaves' rows in dynamic shared memory.
+template <row_result What, class Plan, class Affine>
+__global__ void __launch_bounds__(staged_row_policy::block_threads)
+    staged_row_kernel(const __grid_constant__ Plan p, const __grid_constant__ Affine affine) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  using C = typename Plan::acc_type;
+  extern __shared__ __align__(16) unsigned char staged[];
+  __shared__ __align__(8) unsigned long long barrier_word;
+  __shared__ C scratch[staged_row_policy::block_threads / 32];
+  staged_row<Plan> row{p, staged, {}, {}, static_cast<int>(p.reduced.size)};
+  index_t out_pos;
+  layout_positions(p.kept, p.kept_narrow, blockIdx.x, row.kept_pos, out_pos);
+  stage_row(row, staged, bulk::shared_address(&barrier_word));
+  if constexpr (is_softmax_kind<What>) staged_softmax<What>(row, p.out + out_pos, p.reduced.out_stride[0], scratch);
+  else staged_norm<What>(row, p.out + out_pos, p.reduced.out_stride[0], scratch, affine);
 #endif
 }
 
