@@ -23,12 +23,11 @@ namespace xf::detail {
 struct no_operand {};
 
 template <class E>
-constexpr void check_row_operand(const char* what) {
+constexpr void check_row_operand() {
   static_assert(rank_v<E> >= 1, "xf::softmax, log_softmax, logsumexp, layer_norm, rms_norm: a 0-d array has no axis");
   static_assert(is_floating<value_t<E>>,
                 "xf::softmax, log_softmax, logsumexp, layer_norm and rms_norm take floating values (float, double, "
                 "half, bfloat16); convert integers with .astype<float>() or .astype<double>()");
-  (void)what;
 }
 
 // A weight or bias must be a 1-D array of e's element type and space, as long as the axis, and
@@ -128,7 +127,7 @@ void rows_in_two_passes(const E& e, int axis, Result& result, const char* name, 
 // The result of `What` along `axis` of e: e's shape, or for logsumexp extent 1 along the axis.
 template <row_result What, class E, class W = no_operand, class B = no_operand>
 auto rows_of(const E& e, int axis_in, const char* name, double eps = 0, const W& weight = {}, const B& bias = {}) {
-  check_row_operand<E>(name);
+  check_row_operand<E>();
   using V = value_t<E>;
   using C = compute_t<V>;
   using S = resolved_space_t<space_t<E>>;
