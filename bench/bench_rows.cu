@@ -5,11 +5,18 @@
 // element-wise pass; for layer norm a mean, a variance and an element-wise pass), in one run:
 // CUDA-event medians. vs_copy counts the bytes a fused kernel must move: the input read once and the output
 // written once. Each case checks its answer against the composed one before timing.
+//
+// Several reductions in one pass (xf::eval of xf::lazy reductions) against the same reductions run
+// one after another (composed_ms), and for a full reduction against the read bandwidth of
+// cub::DeviceReduce::Sum over the same array (vs_read); several assignments in one kernel against
+// the same assignments one after another.
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 
+#include <cub/cub.cuh>
 #include <xfuse/norm.hpp>
+#include <xfuse/reduce.hpp>
 #include <xfuse/softmax.hpp>
 
 #include "bench_util.cuh"
@@ -104,7 +111,90 @@ void rows(benchmark::State& state) {
   state.counters["two_pass_ms"] = two_pass_ms;
 }
 
+void require_equal(double got, double want, const char* what) {
+  if (!(std::abs(got - want) <= 1e-4 * std::abs(want) + 1e-5)) {
+    std::fprintf(stderr, "%s: one pass gives %.9g, separate passes %.9g\n", what, got, want);
+    std::abort();
+  }
+}
+
+// sum(x), sum(x * x) and max(x) of 1e8 floats in one pass.
+void together_full(benchmark::State& state) {
+  constexpr xf::index_t n = 100'000'000;
+  const auto x = random_array<float>(n, -1, 1);
+  xf::array<float, 0> s, q, m, s1, q1, m1;
+  const double ms = median_ms([&] { std::tie(s, q, m) = xf::eval(xf::lazy::sum(x), xf::lazy::sum(x * x), xf::lazy::max(x)); });
+  const double separate_ms = median_ms([&] {
+    s1 = xf::sum(x);
+    q1 = xf::sum(x * x);
+    m1 = xf::max(x);
+  });
+  require_equal(s.item(), s1.item(), "sum");
+  require_equal(q.item(), q1.item(), "sum of squares");
+  require_equal(m.item(), m1.item(), "max");
+  const xf::array<float, 0> c(xf::dims<0>{});
+  const cudaStream_t stream = xf::current_stream().handle();
+  std::size_t bytes = 0;
+  check(cub::DeviceReduce::Sum(nullptr, bytes, x.data(), c.data(), n, stream), "cub sum size");
+  const xf::array<unsigned char, 1> temp({static_cast<xf::index_t>(bytes)});
+  const double cub_ms = median_ms([&] { check(cub::DeviceReduce::Sum(temp.data(), bytes, x.data(), c.data(), n, stream), "cub sum"); });
+  report(state, ms, static_cast<double>(n) * 4);
+  state.counters["composed_ms"] = separate_ms;
+  state.counters["vs_composed"] = separate_ms / ms;
+  state.counters["cub_sum_ms"] = cub_ms;
+  state.counters["vs_read"] = cub_ms / ms;
+}
+
+// Two reductions of an 8192^2 matrix along one axis in one pass: sum and max of each row
+// (Axis 1), or mean and variance of each column (Axis 0).
+template <int Axis>
+void together_axis(benchmark::State& state) {
+  constexpr xf::index_t side = 8192;
+  const auto a = random_array<float>(side * side, -1, 1).reshape({side, side});
+  xf::array<float, 1> r0, r1, c0, c1;
+  const auto first = [&] {
+    if constexpr (Axis == 1) return xf::lazy::sum(a, 1);
+    else return xf::lazy::mean(a, 0);
+  };
+  const auto second = [&] {
+    if constexpr (Axis == 1) return xf::lazy::max(a, 1);
+    else return xf::lazy::var(a, 0);
+  };
+  const double ms = median_ms([&] { std::tie(r0, r1) = xf::eval(first(), second()); });
+  const double separate_ms = median_ms([&] {
+    c0 = first().run();
+    c1 = second().run();
+  });
+  require_equal(xf::max(xf::abs(r0 - c0) / (xf::abs(c0) + 1)).item(), 0, "first result");
+  require_equal(xf::max(xf::abs(r1 - c1) / (xf::abs(c1) + 1)).item(), 0, "second result");
+  report(state, ms, static_cast<double>(side) * side * 4);
+  state.counters["composed_ms"] = separate_ms;
+  state.counters["vs_composed"] = separate_ms / ms;
+}
+
+// Two assignments sharing two inputs, 2^28 floats each: one kernel moving 16 bytes an element
+// (two reads, two writes) against two kernels moving 24.
+void together_assign(benchmark::State& state) {
+  constexpr xf::index_t n = xf::index_t{1} << 28;
+  const auto x = random_array<float>(n, -1, 1), y = random_array<float>(n, -1, 1);
+  const xf::array<float, 1> z1({n}), z2({n}), c1({n}), c2({n});
+  const double ms = median_ms([&] { xf::assign(xf::into(z1) = x + y, xf::into(z2) = x * y - 1); });
+  const double separate_ms = median_ms([&] {
+    c1.assign(x + y);
+    c2.assign(x * y - 1);
+  });
+  require_equal(xf::max(xf::abs(z1 - c1) + xf::abs(z2 - c2)).item(), 0, "assignments together");
+  report(state, ms, static_cast<double>(n) * 16);
+  state.counters["composed_ms"] = separate_ms;
+  state.counters["vs_composed"] = separate_ms / ms;
+}
+
 }  // namespace
+
+BENCHMARK(together_assign)->Name("together/z1=x+y,z2=x*y-1/f32/2^28")->UseManualTime()->Iterations(1);
+BENCHMARK(together_full)->Name("together/sum,sum(x*x),max/f32/1e8")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(together_axis, 1)->Name("together/sum(A,1),max(A,1)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(together_axis, 0)->Name("together/mean(A,0),var(A,0)/f32/8192^2")->UseManualTime()->Iterations(1);
 
 constexpr xf::index_t two20 = xf::index_t{1} << 20;
 BENCHMARK_TEMPLATE(rows, which::softmax, 8192, 8192, 1)->Name("rows/softmax(A,1)/f32/8192^2")->UseManualTime()->Iterations(1);

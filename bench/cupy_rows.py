@@ -31,6 +31,19 @@ def main(out_path):
     del short_rows
     mid = cp.random.uniform(-8, 8, (65536, 1024)).astype(cp.float32)
     results["rows/softmax(A,1)/f32/65536x1024"] = {"ms": median_ms(lambda: special.softmax(mid, axis=1))}
+    del mid
+    # Two outputs of two shared inputs: one cp.fuse kernel returning both.
+    x, y = cp.random.uniform(-1, 1, 1 << 28).astype(cp.float32), cp.random.uniform(-1, 1, 1 << 28).astype(cp.float32)
+    both = cp.fuse(lambda u, v: (u + v, u * v - 1))
+    results["together/z1=x+y,z2=x*y-1/f32/2^28"] = {"ms": median_ms(lambda: both(x, y))}
+    del x, y
+    # Several reductions of the same elements: CuPy runs one kernel each.
+    x = cp.random.uniform(-1, 1, 100_000_000).astype(cp.float32)
+    results["together/sum,sum(x*x),max/f32/1e8"] = {"ms": median_ms(lambda: (x.sum(), (x * x).sum(), x.max()))}
+    del x
+    a = cp.random.uniform(-1, 1, (8192, 8192)).astype(cp.float32)
+    results["together/sum(A,1),max(A,1)/f32/8192^2"] = {"ms": median_ms(lambda: (a.sum(1), a.max(1)))}
+    results["together/mean(A,0),var(A,0)/f32/8192^2"] = {"ms": median_ms(lambda: (a.mean(0), a.var(0)))}
     with open(out_path, "w") as f:
         json.dump({"device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), "results": results}, f, indent=1)
     for k, v in results.items():

@@ -36,6 +36,18 @@ def main(out_path):
     case(results, "rows/softmax(A,1)/f32/65536x1024", lambda u: torch.softmax(u, 1), mid)
     w1, b1 = torch.rand(1024, device=dev) * 1.5 + 0.5, torch.rand(1024, device=dev) * 2 - 1
     case(results, "rows/layer_norm(A,1,w,b)/f32/65536x1024", lambda u, p, q: F.layer_norm(u, (1024,), p, q, 1e-5), mid, w1, b1)
+    # Two outputs of two shared inputs (PyTorch allocates the outputs; its caching allocator reuses them).
+    x, y = torch.rand(1 << 28, device=dev) * 2 - 1, torch.rand(1 << 28, device=dev) * 2 - 1
+    case(results, "together/z1=x+y,z2=x*y-1/f32/2^28", lambda u, v: (u + v, u * v - 1), x, y)
+    del x, y
+    # Several reductions of the same elements, one call.
+    x = torch.rand(100_000_000, device=dev) * 2 - 1
+    case(results, "together/sum,sum(x*x),max/f32/1e8", lambda u: (u.sum(), (u * u).sum(), u.max()), x)
+    del x
+    a = torch.rand(side, side, device=dev) * 2 - 1
+    case(results, "together/sum(A,1),max(A,1)/f32/8192^2", lambda u: (u.sum(1), u.amax(1)), a)
+    case(results, "together/mean(A,0),var(A,0)/f32/8192^2", lambda u: torch.var_mean(u, 0, correction=0), a)
+    del a
     with open(out_path, "w") as f:
         json.dump({"device": torch.cuda.get_device_name(), "torch": torch.__version__, "results": results}, f, indent=1)
     for k, v in results.items():

@@ -23,3 +23,4 @@
 #include "expr/generators.hpp"
 
 #include "exec/evaluate.hpp"
+#include "exec/assign_together.hpp"

@@ -12,6 +12,7 @@
 
 #include "core.hpp"
 #include "reduce/kernel.cuh"
+#include "reduce/pending.hpp"
 #include "reduce/plan.hpp"
 
 namespace xf {
@@ -50,42 +51,62 @@ std::array<int, N> normalize_axes(const int (&axes)[N], const std::array<index_t
   return a;
 }
 
-template <bool Keep, std::size_t N, class Op, class E>
-auto reduce_over(const E& e, const std::array<int, N>& axes, const Op& op, const char* name) {
-  constexpr int R = rank_v<E>, RK = R - static_cast<int>(N);
-  using S = resolved_space_t<space_t<E>>;
-  using Out = typename Op::out_type;
-  const auto shape = e.shape();
+// The result's extents (kept axes only, and with the reduced axes as 1: keepdims) and the count of
+// elements folded into each result, for a reduction of `shape` over `axes`.
+template <int R, std::size_t N>
+struct reduction_shape {
+  dims<R - static_cast<int>(N)> kept{};
+  dims<R> with_ones{};
+  index_t reduced_count = 1;
+};
+template <std::size_t N, std::size_t RS>
+reduction_shape<static_cast<int>(RS), N> shape_of_reduction(const std::array<index_t, RS>& shape, const std::array<int, N>& axes) {
+  constexpr int R = static_cast<int>(RS);
   bool reduced[R > 0 ? R : 1] = {};
   for (const int a : axes) reduced[a] = true;
-  dims<RK> kept_shape{};
-  dims<R> keep_shape{};
-  index_t n_red = 1;
+  reduction_shape<R, N> s;
   for (int d = 0, i = 0; d < R; ++d) {
-    keep_shape[d] = reduced[d] ? 1 : shape[d];
-    if (reduced[d]) n_red *= shape[d];
-    else kept_shape[i++] = shape[d];
+    s.with_ones[d] = reduced[d] ? 1 : shape[d];
+    if (reduced[d]) s.reduced_count *= shape[d];
+    else s.kept[i++] = shape[d];
   }
-  array<Out, RK, S> result(kept_shape);
-  if (needs_elements_v<Op> && n_red == 0 && result.size() > 0)
+  return s;
+}
+
+// NumPy refuses an empty reduction for min, max, argmin and argmax: they have no identity.
+template <class Op, std::size_t RS>
+void check_has_elements(index_t reduced_count, index_t results, const std::array<index_t, RS>& shape, const char* name) {
+  if (needs_elements_v<Op> && reduced_count == 0 && results > 0)
     throw shape_error(std::string(name) + ": zero-size reduction (shape " + to_string(shape) +
                       ") has no identity; the result would be undefined");
-  if (result.size() > 0) {
-    const auto p = make_reduce_plan(e, axes, op, result.data());
-    if constexpr (std::is_same_v<S, device>) {
-      static_assert(cuda_tu || always_false<E>,
-                    "xfuse: a reduction of device arrays launches CUDA kernels; compile this file with nvcc");
+}
+
+// Runs the reduction plan `p` of expression `e` (device: on the current stream).
+template <class Plan, class E>
+void run_reduce_plan(const Plan& p, const E& e, const char* name) {
+  using S = resolved_space_t<space_t<E>>;
+  if constexpr (std::is_same_v<S, device>) {
+    static_assert(cuda_tu || always_false<E>,
+                  "xfuse: a reduction of device arrays launches CUDA kernels; compile this file with nvcc");
 #if XF_CUDA_TU
-      const int cur = device::current_id();
-      require_leaf_access(p, e, cur, name);
-      const cudaStream_t stream = current_slot(cur).handle;
-      reduce_axes_device(p, cur, stream);
+    const int cur = device::current_id();
+    require_leaf_access(p, e, cur, name);
+    reduce_axes_device(p, cur, current_slot(cur).handle);
 #endif
-    } else {
-      run_reduce_host(p);
-    }
+  } else {
+    run_reduce_host(p);
   }
-  if constexpr (Keep) return result.reshape(keep_shape);
+}
+
+template <bool Keep, std::size_t N, class Op, class E>
+auto reduce_over(const E& e, const std::array<int, N>& axes, const Op& op, const char* name) {
+  constexpr int RK = rank_v<E> - static_cast<int>(N);
+  using S = resolved_space_t<space_t<E>>;
+  const auto shape = shape_of_reduction(e.shape(), axes);
+  array<typename Op::out_type, RK, S> result(shape.kept);
+  check_has_elements<Op>(shape.reduced_count, result.size(), e.shape(), name);
+  if (result.size() > 0) run_reduce_plan(make_reduce_plan(e, axes, op, result.data()), e, name);
+  if constexpr (Keep) return result.reshape(shape.with_ones);
   else return result;
 }
 
@@ -187,59 +208,65 @@ struct count_nonzero_maker {
 }  // namespace detail
 
 // Six overloads per reduction: all elements, one axis, several axes ({0, 2}), each with or without
-// keepdims. EXTRA is a trailing parameter (var and std's ddof), ARG its name.
-#define XF_REDUCTION(NAME, MAKER, EXTRA, ARG)                                                              \
+// keepdims. EXTRA is a trailing parameter (var and std's ddof), ARG its name. RUN is `reduce` (run
+// now: xf::sum) or `defer` (describe it for xf::eval: xf::lazy::sum); LABEL names it in errors.
+#define XF_REDUCTION(NAME, MAKER, EXTRA, ARG, RUN, LABEL)                                                  \
   template <class Dtype = void, expression E>                                                              \
   auto NAME(const E& e EXTRA) {                                                                            \
-    return detail::reduce_all<false>(e, MAKER::template make<Dtype, value_t<E>>(ARG), "xf::" #NAME);        \
+    return detail::RUN##_all<false>(e, MAKER::template make<Dtype, value_t<E>>(ARG), LABEL #NAME);          \
   }                                                                                                        \
   template <class Dtype = void, expression E>                                                              \
   auto NAME(const E& e, keepdims_t EXTRA) {                                                                \
-    return detail::reduce_all<true>(e, MAKER::template make<Dtype, value_t<E>>(ARG), "xf::" #NAME);         \
+    return detail::RUN##_all<true>(e, MAKER::template make<Dtype, value_t<E>>(ARG), LABEL #NAME);           \
   }                                                                                                        \
   template <class Dtype = void, expression E, std::size_t N>                                               \
   auto NAME(const E& e, const int (&axes)[N] EXTRA) {                                                      \
-    return detail::reduce_over<false>(e, detail::normalize_axes(axes, e.shape(), "xf::" #NAME),            \
-                                      MAKER::template make<Dtype, value_t<E>>(ARG), "xf::" #NAME);          \
+    return detail::RUN##_over<false>(e, detail::normalize_axes(axes, e.shape(), LABEL #NAME),              \
+                                     MAKER::template make<Dtype, value_t<E>>(ARG), LABEL #NAME);            \
   }                                                                                                        \
   template <class Dtype = void, expression E, std::size_t N>                                               \
   auto NAME(const E& e, const int (&axes)[N], keepdims_t EXTRA) {                                          \
-    return detail::reduce_over<true>(e, detail::normalize_axes(axes, e.shape(), "xf::" #NAME),             \
-                                     MAKER::template make<Dtype, value_t<E>>(ARG), "xf::" #NAME);           \
+    return detail::RUN##_over<true>(e, detail::normalize_axes(axes, e.shape(), LABEL #NAME),               \
+                                    MAKER::template make<Dtype, value_t<E>>(ARG), LABEL #NAME);             \
   }                                                                                                        \
   template <class Dtype = void, expression E>                                                              \
   auto NAME(const E& e, int axis EXTRA) {                                                                  \
     const int axes[1] = {axis};                                                                            \
-    return NAME<Dtype>(e, axes ARG_COMMA(ARG));                                                            \
+    return detail::RUN##_over<false>(e, detail::normalize_axes(axes, e.shape(), LABEL #NAME),              \
+                                     MAKER::template make<Dtype, value_t<E>>(ARG), LABEL #NAME);            \
   }                                                                                                        \
   template <class Dtype = void, expression E>                                                              \
-  auto NAME(const E& e, int axis, keepdims_t k EXTRA) {                                                    \
+  auto NAME(const E& e, int axis, keepdims_t EXTRA) {                                                      \
     const int axes[1] = {axis};                                                                            \
-    return NAME<Dtype>(e, axes, k ARG_COMMA(ARG));                                                         \
+    return detail::RUN##_over<true>(e, detail::normalize_axes(axes, e.shape(), LABEL #NAME),               \
+                                    MAKER::template make<Dtype, value_t<E>>(ARG), LABEL #NAME);             \
   }
-#define ARG_COMMA(...) __VA_OPT__(, __VA_ARGS__)
 #define XF_COMMA ,
 
-XF_REDUCTION(sum, detail::sum_maker, , )
-XF_REDUCTION(nansum, detail::nansum_maker, , )
-XF_REDUCTION(prod, detail::prod_maker, , )
-XF_REDUCTION(mean, detail::mean_maker, , )
-XF_REDUCTION(nanmean, detail::nanmean_maker, , )
-XF_REDUCTION(var, detail::var_maker<false>, XF_COMMA ddof dd = ddof(), dd)
-XF_REDUCTION(std, detail::var_maker<true>, XF_COMMA ddof dd = ddof(), dd)
-XF_REDUCTION(min, detail::min_maker, , )
-XF_REDUCTION(max, detail::max_maker, , )
-XF_REDUCTION(nanmin, detail::nanmin_maker, , )
-XF_REDUCTION(nanmax, detail::nanmax_maker, , )
-XF_REDUCTION(argmin, detail::arg_maker<false>, , )
-XF_REDUCTION(argmax, detail::arg_maker<true>, , )
-XF_REDUCTION(any, detail::any_maker, , )
-XF_REDUCTION(count_nonzero, detail::count_nonzero_maker, , )
+// Every built-in reduction but `all` (below), as F(NAME, MAKER, EXTRA, ARG).
+#define XF_REDUCTIONS(F, RUN, LABEL)                                                       \
+  F(sum, detail::sum_maker, , , RUN, LABEL)                                                \
+  F(nansum, detail::nansum_maker, , , RUN, LABEL)                                          \
+  F(prod, detail::prod_maker, , , RUN, LABEL)                                              \
+  F(mean, detail::mean_maker, , , RUN, LABEL)                                              \
+  F(nanmean, detail::nanmean_maker, , , RUN, LABEL)                                        \
+  F(var, detail::var_maker<false>, XF_COMMA ddof dd = ddof(), dd, RUN, LABEL)              \
+  F(std, detail::var_maker<true>, XF_COMMA ddof dd = ddof(), dd, RUN, LABEL)               \
+  F(min, detail::min_maker, , , RUN, LABEL)                                                \
+  F(max, detail::max_maker, , , RUN, LABEL)                                                \
+  F(nanmin, detail::nanmin_maker, , , RUN, LABEL)                                          \
+  F(nanmax, detail::nanmax_maker, , , RUN, LABEL)                                          \
+  F(argmin, detail::arg_maker<false>, , , RUN, LABEL)                                      \
+  F(argmax, detail::arg_maker<true>, , , RUN, LABEL)                                       \
+  F(any, detail::any_maker, , , RUN, LABEL)                                                \
+  F(count_nonzero, detail::count_nonzero_maker, , , RUN, LABEL)
+
+XF_REDUCTIONS(XF_REDUCTION, reduce, "xf::")
 
 // xf::all is also the slice tag "every index" (array/slice.hpp); calling it reduces.
 namespace detail {
 namespace named {
-XF_REDUCTION(all, detail::all_maker, , )
+XF_REDUCTION(all, detail::all_maker, , , reduce, "xf::")
 }
 template <class E>
 struct all_reduction {
@@ -250,8 +277,15 @@ struct all_reduction {
 };
 }  // namespace detail
 
+// The same reductions described, not run: xf::eval runs several of them in one pass
+// (reduce/together.hpp). `auto [s, m] = xf::eval(xf::lazy::sum(x, 1), xf::lazy::max(x, 1));`
+namespace lazy {
+XF_REDUCTIONS(XF_REDUCTION, defer, "xf::lazy::")
+XF_REDUCTION(all, detail::all_maker, , , defer, "xf::lazy::")
+}  // namespace lazy
+
 #undef XF_REDUCTION
-#undef ARG_COMMA
+#undef XF_REDUCTIONS
 #undef XF_COMMA
 
 // A user reduction (CuPy's ReductionKernel) of any expression, over all elements, one axis or
@@ -273,3 +307,6 @@ auto reduce(const E& e, const reducer<Acc, Map, Combine, Finish>& r, int axis) {
 }
 
 }  // namespace xf
+
+// xf::eval of several described reductions: one pass where they share the walk.
+#include "reduce/together.hpp"

@@ -49,11 +49,12 @@ auto make_scan_plan(const E& e, int axis, const Op& op, typename Op::out_type* o
   // As a reduction's plan: the base goes to `kept`, the lines start at 0.
   const auto ops = gather_operands<R>(records, shape);
   const index_t line_base[layout<R, L>::leaves] = {};
-  Plan p{e.template evaluator<0>(), ops.descs, op, out, {}, {}, false, false, false, false};
+  Plan p{e.template evaluator<0>(), ops.descs, op, out, {}, {}, false, false, false, false, {}};
   p.kept = make_layout<R, L>(kept_shape, result_strides, ops.strides, ops.base);
   p.reduced = make_layout<R, L>(line_shape, c_strides(line_shape), ops.strides, line_base);
   p.kept_narrow = fits_32_bits(p.kept);
   p.reduced_narrow = fits_32_bits(p.reduced);
+  set_aliases(p);
   return p;
 }
 

@@ -34,6 +34,11 @@ void require_sums(const std::vector<Got>& got, const std::vector<sum_abs>& want,
   REQUIRE(got.size() == want.size());
   for (std::size_t i = 0; i < got.size(); ++i) {
     const long double w = want[i].sum / divisor, g = ld(got[i]);
+    if (std::isinf(w)) {  // an infinite element: the sum is that infinity exactly
+      INFO(what << " at " << i);
+      REQUIRE(g == w);
+      continue;
+    }
     const long double tol = rel * (want[i].abs / divisor + std::fabs(w)) + 1e-30L;
     if (!(std::fabs(g - w) <= tol)) {
       INFO(what << " at " << i << ": got " << static_cast<double>(g) << ", want " << static_cast<double>(w));
@@ -281,13 +286,13 @@ void empty_inputs() {
   REQUIRE(std::isnan(xf::mean(e).item()));
   REQUIRE_THROWS_AS(xf::min(e), xf::shape_error);
   REQUIRE_THROWS_AS(xf::argmax(e), xf::shape_error);
-  REQUIRE_THROWS_WITH(xf::max(e, 0), Catch::Contains("xf::max") && Catch::Contains("(0, 5)"));
+  REQUIRE_THROWS_WITH(xf::max(e, 0), XF_CONTAINS("xf::max") && XF_CONTAINS("(0, 5)"));
   REQUIRE(xf::min(e, 1).size() == 0);  // no results: nothing to reduce, no error
   const auto s0 = xf::to_host(xf::sum(e, 0));
   REQUIRE(s0 == std::vector<float>(5, 0.0f));
   REQUIRE_THROWS_AS(xf::sum(e, 2), xf::shape_error);
   const int twice[2] = {1, -1};
-  REQUIRE_THROWS_WITH(xf::sum(e, twice), Catch::Contains("repeated"));
+  REQUIRE_THROWS_WITH(xf::sum(e, twice), XF_CONTAINS("repeated"));
   // The arrays stay usable after the errors.
   const xf::array<float, 1, Space> ok = xf::asarray<float, Space>(std::vector<float>{1, 2, 3});
   REQUIRE(xf::sum(ok).item() == 6.0f);

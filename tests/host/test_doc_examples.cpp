@@ -137,6 +137,35 @@ TEST_CASE("docs: reductions fused with their consumers", "[docs][softmax][norm]"
   CHECK(std::abs(xf::to_host(r)[4] - 2 / std::sqrt(4 + 1e-6f) * 2) < 1e-5f);
 }
 
+TEST_CASE("docs: several reductions in one pass", "[docs][together]") {
+  // example-begin together
+  auto x = xf::asarray<float, xf::host>({1, 2, 3, 4, 5, 6}, {2, 3});
+  // Three reductions, one read of x: described with xf::lazy, run together by xf::eval.
+  auto [total, squares, largest] = xf::eval(xf::lazy::sum(x), xf::lazy::sum(x * x), xf::lazy::max(x));
+  // Along an axis, with keepdims where wanted: each row's mean and variance in one pass.
+  auto [mean, var] = xf::eval(xf::lazy::mean(x, 1, xf::keepdims), xf::lazy::var(x, 1, xf::keepdims, xf::ddof(1)));
+  auto z = xf::eval((x - mean) / xf::sqrt(var));  // standardised rows: one more fused kernel
+  // example-end
+  CHECK(total.item() == 21.0f);
+  CHECK(squares.item() == 91.0f);
+  CHECK(largest.item() == 6.0f);
+  CHECK(xf::to_host(mean) == std::vector<float>{2, 5});
+  CHECK(xf::to_host(var) == std::vector<float>{1, 1});
+  CHECK(xf::to_host(z) == std::vector<float>{-1, 0, 1, -1, 0, 1});
+}
+
+TEST_CASE("docs: several assignments in one kernel", "[docs][assign_together]") {
+  // example-begin assign_together
+  auto x = xf::asarray<float, xf::host>({1, 2, 3});
+  auto y = xf::asarray<float, xf::host>({4, 5, 6});
+  xf::array<float, 1, xf::host> sum({3}), product({3});
+  // One kernel reads x and y once and writes both (as if the two assignments ran in order).
+  xf::assign(xf::into(sum) = x + y, xf::into(product) = x * y);
+  // example-end
+  CHECK(xf::to_host(sum) == std::vector<float>{5, 7, 9});
+  CHECK(xf::to_host(product) == std::vector<float>{4, 10, 18});
+}
+
 TEST_CASE("docs: scans and sorting", "[docs][scan][sort]") {
   // example-begin scans_and_sorting
   auto x = xf::asarray<float, xf::host>({3, 1, 2, 6, 5, 4}, {2, 3});

@@ -47,10 +47,24 @@ void setup_leaf(Plan& p, const Records& records, const Aligned& aligned, int cur
 }
 
 
-// Runs expression `e` into the strided output `out` (shape `shape`, strides `strides`).
-template <class Space, class Policy = elementwise_policy, class Out, std::size_t N, class E>
-void run_expression(Out* out, int out_device, const std::array<index_t, N>& shape,
+// Whether every destination of `out` passes `aligned` (a pointer, or each pointer of a set).
+template <class OutPtr, class Aligned>
+bool outputs_aligned(const OutPtr& out, const index_t* strides, const Aligned& aligned) {
+  if constexpr (std::is_pointer_v<OutPtr>) {
+    return aligned(out, 0, sizeof(stored_t<OutPtr>), strides);
+  } else {
+    return [&]<int... I>(std::integer_sequence<int, I...>) {
+      return (aligned(get<I>(out.to), 0, sizeof(*get<I>(out.to)), strides) && ...);
+    }(std::make_integer_sequence<int, stored_t<OutPtr>::size>{});
+  }
+}
+
+// Runs expression `e` into the strided output `out` (shape `shape`, strides `strides`): a pointer,
+// or an output_set whose destinations share that layout (e then yields a tuple).
+template <class Space, class Policy = elementwise_policy, class OutPtr, std::size_t N, class E>
+void run_expression(OutPtr out, int out_device, const std::array<index_t, N>& shape,
                     const std::array<index_t, N>& strides, const E& e, const char* op) {
+  using Out = stored_t<OutPtr>;
   constexpr int R = static_cast<int>(N);
   const auto records = e.leaves();
   using Records = std::remove_cvref_t<decltype(records)>;
@@ -98,7 +112,7 @@ void run_expression(Out* out, int out_device, const std::array<index_t, N>& shap
     }
 #endif
     p.row_chunks = p.lay.rank == 1 || p.lay.extent[0] % Plan::E == 0;
-    p.out_vec = aligned(p.out, 0, sizeof(Out), p.lay.out_stride);
+    p.out_vec = outputs_aligned(p.out, p.lay.out_stride, aligned);
     [&]<int... K>(std::integer_sequence<int, K...>) {
       (setup_leaf<K>(p, records, aligned, cur, op), ...);
     }(std::make_integer_sequence<int, L>{});
@@ -148,8 +162,9 @@ void evaluate_into(array<T, R, Space>& dst, const E& e, const char* op) {
   run_expression<Space>(dst.data(), dst.device_id(), dst.shape(), dst.strides(), e, op);
 }
 
+// Throws unless `e` broadcasts into `dst`, a destination that holds each element once.
 template <class T, int R, class Space, class E>
-void assign_into(const array<T, R, Space>& dst, const E& e, const char* op) {
+void check_assignable(const array<T, R, Space>& dst, const E& e, const char* op) {
   constexpr int RE = rank_v<E>;
   static_assert(RE <= R, "xf: the right side has a higher rank than the destination");
   const auto es = e.shape();
@@ -163,6 +178,11 @@ void assign_into(const array<T, R, Space>& dst, const E& e, const char* op) {
     if (dst.strides()[d] == 0 && dst.shape()[d] > 1)
       throw shape_error(std::string(op) + ": the destination repeats elements (a broadcast view of shape " +
                         to_string(dst.shape()) + "); write into a copy");
+}
+
+template <class T, int R, class Space, class E>
+void assign_into(const array<T, R, Space>& dst, const E& e, const char* op) {
+  check_assignable(dst, e, op);
   if (reads_written_memory(dst.data(), dst.shape(), dst.strides(), e)) {
     // The right side reads what we write: evaluate it first, as NumPy does.
     array<T, R, Space> tmp(dst.shape());

@@ -6,6 +6,7 @@
 
 #include "../expr/traits.hpp"
 #include "layout.hpp"
+#include "outputs.hpp"
 #include "policy.hpp"
 
 namespace xf::detail {
@@ -16,10 +17,10 @@ struct leaf_sizes {
   std::size_t smallest, largest, total;
 };
 template <class Leaves, int... I>
-constexpr leaf_sizes memory_leaf_sizes(std::integer_sequence<int, I...>, std::size_t out_size) {
+constexpr leaf_sizes memory_leaf_sizes(std::integer_sequence<int, I...>, std::size_t out_smallest, std::size_t out_largest) {
   constexpr bool in_memory[] = {tuple_element_t<I, Leaves>::in_memory..., false};
   constexpr std::size_t size[] = {sizeof(typename tuple_element_t<I, Leaves>::value_type)..., 0};
-  leaf_sizes s{out_size, out_size, 0};
+  leaf_sizes s{out_smallest, out_largest, 0};
   // The arrays end in a sentinel (not in memory), so the loop bound is never a constant zero
   // (which EDG warns about for expressions without leaves).
   for (std::size_t i = 0; i < std::size(in_memory); ++i) {
@@ -50,7 +51,8 @@ struct fused_plan {
   static constexpr int block_threads = Policy::block_threads;
 
  private:
-  static constexpr leaf_sizes sizes = memory_leaf_sizes<Leaves>(std::make_integer_sequence<int, L>{}, sizeof(Out));
+  static constexpr leaf_sizes sizes = memory_leaf_sizes<Leaves>(std::make_integer_sequence<int, L>{}, output_pointer<Out>::smallest,
+                                                                     output_pointer<Out>::largest);
   static constexpr std::size_t smallest = sizes.smallest;
   static constexpr std::size_t largest = sizes.largest;
   static constexpr std::size_t loaded = sizes.total;
@@ -85,7 +87,7 @@ struct fused_plan {
 
   Fn fn;
   Leaves leaves;
-  Out* out;
+  output_pointer_t<Out> out;  // Out*, or an output_set for several destinations
   layout<R, L> lay;
   signed char alias[L > 0 ? L : 1];  // leaf k reads the same memory as leaf alias[k] (== k: itself)
   bool vec[L > 0 ? L : 1];           // leaf k can use aligned vector loads along dimension 0

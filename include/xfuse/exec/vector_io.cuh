@@ -4,6 +4,7 @@
 #pragma once
 
 #include "../core/config.hpp"
+#include "outputs.hpp"
 
 #if XF_CUDA_TU
 namespace xf::detail {
@@ -56,6 +57,22 @@ __device__ XF_FORCEINLINE void store_vector(T* dst, const T* src) {
   __builtin_memcpy(w, src, bytes);
 #pragma unroll
   for (int i = 0; i < bytes / width; ++i) reinterpret_cast<W*>(dst)[i] = w[i];
+}
+
+// E tuples of values into a set of outputs: each destination's components as one vector store.
+template <class T, int E, class... Out>
+__device__ XF_FORCEINLINE void store_vector(const output_set<Out...>& dst, const T* src) {
+  [&]<int... I>(std::integer_sequence<int, I...>) {
+    (
+        [&] {
+          using O = tuple_element_t<I, T>;
+          O part[E];
+#pragma unroll
+          for (int e = 0; e < E; ++e) part[e] = get<I>(src[e]);
+          store_vector<O, E>(get<I>(dst.to), part);
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, sizeof...(Out)>{});
 }
 
 // The 16-byte load of an input read once and written by no thread of the kernel (a reduction's):

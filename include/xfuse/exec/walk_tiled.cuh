@@ -137,7 +137,7 @@ __device__ XF_FORCEINLINE void compute_tile(const Plan& p, const tile_place<Plan
   constexpr int T = Plan::tile_side, rows = Plan::block_threads / T, per = T / rows;
   constexpr auto leaf_seq = std::make_integer_sequence<int, Plan::L>{};
   const auto& lay = p.lay;
-  typename Plan::out_type* out = p.out + t.out_corner + t.tx * lay.out_stride[0] + t.ty * lay.out_stride[1];
+  auto out = p.out + t.out_corner + t.tx * lay.out_stride[0] + t.ty * lay.out_stride[1];
   const index_t out_step = rows * lay.out_stride[1];
 #pragma unroll
   for (int r = 0; r < per; ++r, out += out_step) {

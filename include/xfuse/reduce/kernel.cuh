@@ -55,7 +55,8 @@ using chunk_values = typename leaf_values<typename Plan::leaves_type, Plan::E>::
 
 // Loads reduced elements r0 .. r0 + E - 1 of a result (leaf positions `kept_pos`) for every leaf,
 // under p.vector: one 16-byte load where the leaf is contiguous along them, one element where it
-// is broadcast, the elements one by one for generators.
+// is broadcast, the elements one by one for generators; a leaf that reads what an earlier one
+// read copies its registers.
 template <bool Dense, class Plan>
 __device__ XF_FORCEINLINE void load_chunk(const Plan& p, const index_t (&kept_pos)[Plan::slots], index_t r0,
                                           chunk_values<Plan>& vals) {
@@ -65,6 +66,9 @@ __device__ XF_FORCEINLINE void load_chunk(const Plan& p, const index_t (&kept_po
         [&] {
           const auto& leaf = get<K>(p.leaves);
           using Leaf = std::remove_cvref_t<decltype(leaf)>;
+          if constexpr (Leaf::in_memory) {
+            if (copy_alias<K>(p, vals, 0, E)) return;  // a leaf read twice is loaded once
+          }
           const index_t step = p.reduced.stride[K][0];
           const index_t pos = kept_pos[K] + r0 * step;
           if constexpr (Leaf::in_memory && Dense) {

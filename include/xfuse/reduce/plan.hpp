@@ -16,6 +16,20 @@
 
 namespace xf::detail {
 
+// Where results go: a pointer to out_type, or the reducer's own `out_pointer` (several results per
+// element, together.hpp). Either way `out[i] = op.finish(...)` stores result i.
+template <class Op>
+struct result_pointer {
+  using type = typename Op::out_type*;
+};
+template <class Op>
+  requires requires { typename Op::out_pointer; }
+struct result_pointer<Op> {
+  using type = typename Op::out_pointer;
+};
+template <class Op>
+using result_pointer_t = typename result_pointer<Op>::type;
+
 template <class Fn, class Leaves, class Op, int RK, int RR>
 struct reduce_plan {
   using leaves_type = Leaves;
@@ -39,7 +53,7 @@ struct reduce_plan {
   Fn fn;
   Leaves leaves;
   Op op;
-  out_type* out;
+  result_pointer_t<Op> out;
   layout<RK, L> kept;
   layout<RR, L> reduced;
   bool kept_narrow, reduced_narrow;
@@ -48,6 +62,7 @@ struct reduce_plan {
   bool vector;
   // And every leaf in memory is contiguous along them (none broadcast): no per-chunk stride test.
   bool dense;
+  signed char alias[slots];  // leaf k reads what leaf alias[k] reads (== k: itself): loaded once
 };
 
 // Reduced element r of result o (whose leaf positions are `kept_pos`), mapped to an accumulator.
@@ -60,10 +75,34 @@ XF_HD XF_FORCEINLINE typename Plan::acc_type mapped_element(const Plan& p, const
   return p.op.map(value_at_positions(p.fn, p.leaves, pos, std::make_integer_sequence<int, Plan::L>{}), r);
 }
 
+// The earliest leaf J < K in memory of the same type that reads exactly what leaf K reads, or K
+// (sum(x * x), or xf::eval(lazy::sum(x), lazy::max(x)): x loaded once).
+template <int K, int J = 0, class Plan>
+signed char reduce_alias(const Plan& p) {
+  using Leaves = typename Plan::leaves_type;
+  if constexpr (J >= K) {
+    return static_cast<signed char>(K);
+  } else {
+    if constexpr (std::is_same_v<tuple_element_t<J, Leaves>, tuple_element_t<K, Leaves>> && tuple_element_t<K, Leaves>::in_memory) {
+      bool same = get<J>(p.leaves).ptr == get<K>(p.leaves).ptr && p.kept.base[J] == p.kept.base[K];
+      for (int d = 0; d < p.kept.rank && same; ++d) same = p.kept.stride[J][d] == p.kept.stride[K][d];
+      for (int d = 0; d < p.reduced.rank && same; ++d) same = p.reduced.stride[J][d] == p.reduced.stride[K][d];
+      if (same) return static_cast<signed char>(J);
+    }
+    return reduce_alias<K, J + 1>(p);
+  }
+}
+
+// Sets p.alias once p's layouts are made (every builder of a reduce_plan calls it).
+template <class Plan>
+void set_aliases(Plan& p) {
+  [&]<int... K>(std::integer_sequence<int, K...>) { ((p.alias[K] = reduce_alias<K>(p)), ...); }(std::make_integer_sequence<int, Plan::L>{});
+}
+
 // Builds the plan of reducing `e` over `axes` (valid, distinct, ascending) into `out`, a fresh
 // C-ordered array of the kept extents.
 template <std::size_t NA, class Op, class E>
-auto make_reduce_plan(const E& e, const std::array<int, NA>& axes, const Op& op, typename Op::out_type* out) {
+auto make_reduce_plan(const E& e, const std::array<int, NA>& axes, const Op& op, result_pointer_t<Op> out) {
   constexpr int R = rank_v<E>, RR = static_cast<int>(NA), RK = R - RR;
   const auto records = e.leaves();
   using Records = std::remove_cvref_t<decltype(records)>;
@@ -94,11 +133,12 @@ auto make_reduce_plan(const E& e, const std::array<int, NA>& axes, const Op& op,
   const index_t reduced_base[layout<RR, L>::leaves] = {};
   select_strides<RK, L>(ops.strides, map_kept, kept_strides);
   select_strides<RR, L>(ops.strides, map_reduced, reduced_strides);
-  Plan p{e.template evaluator<0>(), ops.descs, op, out, {}, {}, false, false, false, false};
+  Plan p{e.template evaluator<0>(), ops.descs, op, out, {}, {}, false, false, false, false, {}};
   p.kept = make_layout<RK, L>(kept_shape, c_strides(kept_shape), kept_strides, ops.base);
   p.reduced = make_layout<RR, L>(reduced_shape, c_strides(reduced_shape), reduced_strides, reduced_base);
   p.kept_narrow = fits_32_bits(p.kept);
   p.reduced_narrow = fits_32_bits(p.reduced);
+  set_aliases(p);
   return p;
 }
 

@@ -186,11 +186,12 @@ auto make_row_plan(const E& e, int axis, const Op& op, typename Op::out_type* ou
   const index_t row_base[layout<1, L>::leaves] = {};
   select_strides<R - 1, L>(ops.strides, map_rows, rows_strides);
   select_strides<1, L>(ops.strides, &axis, row_strides);
-  Plan p{e.template evaluator<0>(), ops.descs, op, out, {}, {}, false, false, false, false};
+  Plan p{e.template evaluator<0>(), ops.descs, op, out, {}, {}, false, false, false, false, {}};
   p.kept = make_layout<R - 1, L>(rows_shape, rows_out, rows_strides, ops.base);
   p.reduced = make_layout<1, L>(dims<1>{shape[axis]}, dims<1>{out_strides[axis]}, row_strides, row_base);
   p.kept_narrow = fits_32_bits(p.kept);
   p.reduced_narrow = fits_32_bits(p.reduced);
+  set_aliases(p);
   return p;
 }
 
