@@ -118,6 +118,13 @@ void require_equal(double got, double want, const char* what) {
   }
 }
 
+void require_small(double difference, double limit, const char* what) {
+  if (!(difference <= limit)) {
+    std::fprintf(stderr, "%s: one pass and separate passes differ by %.9g\n", what, difference);
+    std::abort();
+  }
+}
+
 // sum(x), sum(x * x) and max(x) of 1e8 floats in one pass.
 void together_full(benchmark::State& state) {
   constexpr xf::index_t n = 100'000'000;
@@ -165,8 +172,9 @@ void together_axis(benchmark::State& state) {
     c0 = first().run();
     c1 = second().run();
   });
-  require_equal(xf::max(xf::abs(r0 - c0) / (xf::abs(c0) + 1)).item(), 0, "first result");
-  require_equal(xf::max(xf::abs(r1 - c1) / (xf::abs(c1) + 1)).item(), 0, "second result");
+  // Sums of 8192 floats in another order: within a few units of 1e-5 of the magnitude.
+  require_small(xf::max(xf::abs(r0 - c0) / (xf::abs(c0) + 1)).item(), 1e-4, "first result");
+  require_small(xf::max(xf::abs(r1 - c1) / (xf::abs(c1) + 1)).item(), 1e-4, "second result");
   report(state, ms, static_cast<double>(side) * side * 4);
   state.counters["composed_ms"] = separate_ms;
   state.counters["vs_composed"] = separate_ms / ms;
@@ -183,7 +191,7 @@ void together_assign(benchmark::State& state) {
     c1.assign(x + y);
     c2.assign(x * y - 1);
   });
-  require_equal(xf::max(xf::abs(z1 - c1) + xf::abs(z2 - c2)).item(), 0, "assignments together");
+  require_small(xf::max(xf::abs(z1 - c1) + xf::abs(z2 - c2)).item(), 1e-6, "assignments together");
   report(state, ms, static_cast<double>(n) * 16);
   state.counters["composed_ms"] = separate_ms;
   state.counters["vs_composed"] = separate_ms / ms;

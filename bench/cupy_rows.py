@@ -34,7 +34,10 @@ def main(out_path):
     del mid
     # Two outputs of two shared inputs: one cp.fuse kernel returning both.
     x, y = cp.random.uniform(-1, 1, 1 << 28).astype(cp.float32), cp.random.uniform(-1, 1, 1 << 28).astype(cp.float32)
-    both = cp.fuse(lambda u, v: (u + v, u * v - 1))
+    def sum_and_product(u, v):
+        return u + v, u * v - 1
+
+    both = cp.fuse(sum_and_product)
     results["together/z1=x+y,z2=x*y-1/f32/2^28"] = {"ms": median_ms(lambda: both(x, y))}
     del x, y
     # Several reductions of the same elements: CuPy runs one kernel each.

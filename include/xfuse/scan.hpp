@@ -72,7 +72,7 @@ void scan_into(const E& e, int axis, const Op& op, Result& result, const char* n
     const int cur = device::current_id();
     require_leaf_access(p, e, cur, name);
     if constexpr (Flat) scan_flat_device(p, current_slot(cur).handle);
-    else scan_device(p, step, current_slot(cur).handle);
+    else scan_device(p, step, cur, current_slot(cur).handle);
 #endif
   } else {
     scan_host(p, step);

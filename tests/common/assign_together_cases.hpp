@@ -46,7 +46,8 @@ void three_outputs(index_t n) {
   }
   const std::string what = "n = " + std::to_string(n) + ", " + xf::dtype_name<T>;
   require_equal(xf::to_host(z1), w1, "x + y, " + what);
-  require_equal(xf::to_host(z2), w2, "x * y - 1, " + what);
+  // The device may contract x * y - 1 into one fused multiply-add: within an ulp of |x * y| <= 9.
+  require_all_close(xf::to_host(z2), w2, 0.0, 16 * eps<T>(), "x * y - 1, " + what);
   require_equal(xf::to_host(z3), w3, "x > y, " + what);
 }
 

@@ -164,6 +164,43 @@ void scan_expressions_and_edges() {
   CHECK(xf::to_host(xf::cumsum(b)) == std::vector<std::int64_t>{1, 1, 2, 3});
 }
 
+// Scans along an axis of expressions and views at sizes that fill a GPU with lines (a block per
+// line for long contiguous rows, 32 lines a block otherwise): a broadcast operand along rows, and
+// a transposed view whose lines are columns of the array beneath, around the tile edges.
+template <class Space>
+void scan_lines_of_expressions() {
+  for (const xf::index_t n : {1024, 2047, 2048, 2049, 6000}) {
+    const xf::index_t m = 300;
+    const auto v = uniform<float>(static_cast<std::size_t>(m * n), -2, 2), r = uniform<float>(static_cast<std::size_t>(n), -2, 2);
+    const auto x = xf::asarray<float, Space>(v, {m, n});
+    const auto row = xf::asarray<float, Space>(r, {n});
+    std::vector<float> fused(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) fused[i] = v[i] * r[i % static_cast<std::size_t>(n)] - 1;
+    const auto got = xf::to_host(xf::cumsum(x * row - 1, 1));
+    const auto want = ref_scan(fused, {m, n, 1}, {1}, sum_abs_of<long double>{}, [](sum_abs_of<long double> a, float e) {
+      return sum_abs_of<long double>{a.sum + e, a.abs + std::fabs(e)};
+    });
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) bad += !(std::fabs(got[i] - want[i].sum) <= 1e-5L * (want[i].abs + 1));
+    INFO("cumsum(x * row - 1, 1) of (300, " << n << "): " << bad << " differ");
+    CHECK(bad == 0);
+  }
+  for (const xf::index_t n : {1, 255, 256, 257, 1500}) {
+    const xf::index_t m = 6600;  // x is (n, m); x.T() is (m, n): m lines of n steps, each strided by m
+    const auto v = uniform<double>(static_cast<std::size_t>(m * n), -2, 2);
+    const auto x = xf::asarray<double, Space>(v, {n, m});
+    std::vector<double> t(v.size());
+    for (xf::index_t i = 0; i < n; ++i)
+      for (xf::index_t j = 0; j < m; ++j) t[static_cast<std::size_t>(j * n + i)] = v[static_cast<std::size_t>(i * m + j)];
+    const auto got = xf::to_host(xf::cumsum(x.T() * 2, 1));
+    const auto want = ref_scan(t, {m, n, 1}, {1}, 0.0L, [](long double a, double e) { return a + 2 * e; });
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) bad += !(std::fabs(got[i] - want[i]) <= 1e-12L * (1 + std::fabs(want[i])) * n);
+    INFO("cumsum(x.T() * 2, 1) of (" << m << ", " << n << "): " << bad << " differ");
+    CHECK(bad == 0);
+  }
+}
+
 // NumPy's order: NaN last, -0.0 == +0.0; stable.
 template <class T>
 bool numpy_less(const T& a, const T& b) {

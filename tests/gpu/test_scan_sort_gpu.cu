@@ -12,6 +12,16 @@ TEST_CASE("cumsum and cumprod on device arrays", "[gpu][scan]") {
   cumulative<xf::device, float>({2, 3, 300001});
 }
 
+TEST_CASE("scans along an axis, a block per set of lines", "[gpu][scan]") {
+  // Every axis of each: contiguous rows of 1024 to 4500 steps (a block per line), columns and short
+  // rows (32 lines a block) around the tile of 256 steps, complex and integer accumulators.
+  cumulative<xf::device, float>({2, 150, 2049});
+  cumulative<xf::device, double>({3, 257, 4500});
+  cumulative<xf::device, std::int32_t>({300, 5, 1024});
+  cumulative<xf::device, xf::complex<float>>({2, 100, 3300});
+  scan_lines_of_expressions<xf::device>();
+}
+
 TEST_CASE("sort and argsort on device arrays", "[gpu][sort]") {
   all_sort_types<xf::device>({3, 37, 1001});  // 111 lines: segmented; flattened: one line
   sort_expressions_and_edges<xf::device>();

@@ -6,6 +6,7 @@ using namespace xf_test;
 TEST_CASE("cumsum and cumprod on host arrays", "[scan][host]") {
   all_scan_types<xf::host>({5, 7, 9});
   scan_expressions_and_edges<xf::host>();
+  scan_lines_of_expressions<xf::host>();
 }
 
 TEST_CASE("sort and argsort on host arrays", "[sort][host]") {

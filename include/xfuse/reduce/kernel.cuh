@@ -33,10 +33,17 @@ enum class chunk_load {
   dense,    // one 16-byte load per leaf, every leaf contiguous: no per-chunk stride test
 };
 
-// The expression's value at element `at` of loaded leaf values.
-template <class Plan, class Vals, int... K>
+// The expression's value at element `at` of loaded leaf values (Merged: each leaf's values are
+// those of its merged_source, the only ones loaded).
+template <bool Merged = false, class Plan, class Vals, int... K>
 __device__ XF_FORCEINLINE auto value_in(const Plan& p, const Vals& vals, int at, std::integer_sequence<int, K...> seq) {
-  return point_value<typename Plan::leaves_type>(p.fn, [&](auto k) { return get<decltype(k)::value>(vals).v[at]; }, seq);
+  return point_value<typename Plan::leaves_type>(
+      p.fn,
+      [&](auto k) {
+        constexpr int source = Merged ? merged_source<typename Plan::leaves_type, decltype(k)::value>() : decltype(k)::value;
+        return get<source>(vals).v[at];
+      },
+      seq);
 }
 
 // mapped_element for a rank-1 reduced layout: one multiply-add per leaf and no branch, so the
@@ -57,7 +64,7 @@ using chunk_values = typename leaf_values<typename Plan::leaves_type, Plan::E>::
 // under p.vector: one 16-byte load where the leaf is contiguous along them, one element where it
 // is broadcast, the elements one by one for generators; a leaf that reads what an earlier one
 // read copies its registers.
-template <bool Dense, class Plan>
+template <bool Dense, bool Merged = false, class Plan>
 __device__ XF_FORCEINLINE void load_chunk(const Plan& p, const index_t (&kept_pos)[Plan::slots], index_t r0,
                                           chunk_values<Plan>& vals) {
   constexpr int E = Plan::E;
@@ -66,7 +73,9 @@ __device__ XF_FORCEINLINE void load_chunk(const Plan& p, const index_t (&kept_po
         [&] {
           const auto& leaf = get<K>(p.leaves);
           using Leaf = std::remove_cvref_t<decltype(leaf)>;
-          if constexpr (Leaf::in_memory) {
+          if constexpr (Merged && merged_source<typename Plan::leaves_type, K>() != K) {
+            return;  // read through its source's values (value_in<true>)
+          } else if constexpr (Leaf::in_memory) {
             if (copy_alias<K>(p, vals, 0, E)) return;  // a leaf read twice is loaded once
           }
           const index_t step = p.reduced.stride[K][0];
@@ -98,22 +107,22 @@ __device__ XF_FORCEINLINE Acc append(const Op& op, const Acc& a, const Acc& b) {
 }
 
 // Maps and folds a loaded chunk (reduced elements r0 .. r0 + E - 1) into one accumulator.
-template <class Plan>
+template <bool Merged = false, class Plan>
 __device__ XF_FORCEINLINE typename Plan::acc_type fold_chunk(const Plan& p, const chunk_values<Plan>& vals, index_t r0) {
   constexpr auto leaf_seq = std::make_integer_sequence<int, Plan::L>{};
-  auto acc = p.op.map(value_in(p, vals, 0, leaf_seq), r0);
-  for (int e = 1; e < Plan::E; ++e) acc = append(p.op, acc, p.op.map(value_in(p, vals, e, leaf_seq), r0 + e));
+  auto acc = p.op.map(value_in<Merged>(p, vals, 0, leaf_seq), r0);
+  for (int e = 1; e < Plan::E; ++e) acc = append(p.op, acc, p.op.map(value_in<Merged>(p, vals, e, leaf_seq), r0 + e));
   return acc;
 }
 
 // Folds reduced elements r0 .. r0 + E - 1 of a result into one accumulator, read as Mode says.
-template <chunk_load Mode, class Plan>
+template <chunk_load Mode, bool Merged, class Plan>
 __device__ XF_FORCEINLINE typename Plan::acc_type mapped_chunk(const Plan& p, const index_t (&kept_pos)[Plan::slots],
                                                               index_t r0) {
   if constexpr (Plan::E > 1 && Mode != chunk_load::element) {
     chunk_values<Plan> vals;
-    load_chunk<Mode == chunk_load::dense>(p, kept_pos, r0, vals);
-    return fold_chunk(p, vals, r0);
+    load_chunk<Mode == chunk_load::dense, Merged>(p, kept_pos, r0, vals);
+    return fold_chunk<Merged>(p, vals, r0);
   } else {
     auto acc = mapped_element(p, kept_pos, r0);
     for (int e = 1; e < Plan::E; ++e) acc = append(p.op, acc, mapped_element(p, kept_pos, r0 + e));
@@ -121,10 +130,11 @@ __device__ XF_FORCEINLINE typename Plan::acc_type mapped_chunk(const Plan& p, co
   }
 }
 
-// Chunks a lane loads per round before folding them (reduce_policy).
-template <class Plan>
-inline constexpr int chunks_per_round =
-    Plan::L == 1 ? reduce_policy::chunks_per_round_one_leaf : reduce_policy::chunks_per_round;
+// Chunks a lane loads per round before folding them (reduce_policy), by the leaves it loads.
+template <class Plan, bool Merged>
+inline constexpr int chunks_per_round = (Merged ? merged_leaf_count<typename Plan::leaves_type> : Plan::L) == 1
+                                            ? reduce_policy::chunks_per_round_one_leaf
+                                            : reduce_policy::chunks_per_round;
 
 // The reduced elements that split y (blockIdx.y) folds for each of its results: whole rounds of
 // C chunks from rounds_begin, every rounds_step, below rounds_end; then single chunks up to
@@ -134,10 +144,10 @@ struct split_share {
   index_t r_begin, r_end, rounds_begin, rounds_step, rounds_end, whole_end;
 };
 
-template <class Plan>
+template <class Plan, int C>
 __device__ XF_FORCEINLINE split_share share_of_split(const reduce_config& c, index_t n_red, index_t y) {
   constexpr int E = Plan::E;
-  const index_t round = static_cast<index_t>(chunks_per_round<Plan>) * c.r_lanes * E;
+  const index_t round = static_cast<index_t>(C) * c.r_lanes * E;
   split_share s;
   // Splits interleave by rounds: split y takes rounds y, y + splits, ... and the last split also
   // what follows them, so the GPU sweeps memory front to back (as CUB's many small blocks do);
@@ -162,12 +172,12 @@ __device__ XF_FORCEINLINE split_share share_of_split(const reduce_config& c, ind
 
 // Folds a lane's whole chunks of E elements into acc: C chunks per round, so that their loads are
 // in flight together, then the chunks left before whole_end one at a time.
-template <chunk_load Mode, class Plan>
+template <chunk_load Mode, bool Merged, class Plan>
 __device__ XF_FORCEINLINE typename Plan::acc_type fold_chunks(const Plan& p, const reduce_config& c, const split_share& s,
                                                              const index_t (&kept_pos)[Plan::slots], int r_lane,
                                                              typename Plan::acc_type acc) {
   using Acc = typename Plan::acc_type;
-  constexpr int E = Plan::E, C = chunks_per_round<Plan>;
+  constexpr int E = Plan::E, C = chunks_per_round<Plan, Merged>;
   const index_t cstep = static_cast<index_t>(c.r_lanes) * E, round = C * cstep;
   // A lane's C chunks of a round lie cstep apart (next to each other, as CUB loads, measured no faster).
   const index_t lane_off = static_cast<index_t>(r_lane) * E;
@@ -180,16 +190,16 @@ __device__ XF_FORCEINLINE typename Plan::acc_type fold_chunks(const Plan& p, con
       // the compiler waited for each chunk before issuing the next load.
       chunk_values<Plan> v[C];
 #pragma unroll
-      for (int u = 0; u < C; ++u) load_chunk<Mode == chunk_load::dense>(p, kept_pos, rr + u * cstep, v[u]);
+      for (int u = 0; u < C; ++u) load_chunk<Mode == chunk_load::dense, Merged>(p, kept_pos, rr + u * cstep, v[u]);
       // The round's chunks follow one another: appended, then combined once with acc.
-      auto in_round = fold_chunk(p, v[0], rr);
+      auto in_round = fold_chunk<Merged>(p, v[0], rr);
 #pragma unroll
-      for (int u = 1; u < C; ++u) in_round = append(p.op, in_round, fold_chunk(p, v[u], rr + u * cstep));
+      for (int u = 1; u < C; ++u) in_round = append(p.op, in_round, fold_chunk<Merged>(p, v[u], rr + u * cstep));
       acc = p.op.combine(acc, in_round);
     } else {
       Acc a[C];
 #pragma unroll
-      for (int u = 0; u < C; ++u) a[u] = mapped_chunk<Mode>(p, kept_pos, rr + u * cstep);
+      for (int u = 0; u < C; ++u) a[u] = mapped_chunk<Mode, Merged>(p, kept_pos, rr + u * cstep);
 #pragma unroll
       for (int u = 1; u < C; ++u) a[0] = append(p.op, a[0], a[u]);
       acc = p.op.combine(acc, a[0]);
@@ -197,7 +207,7 @@ __device__ XF_FORCEINLINE typename Plan::acc_type fold_chunks(const Plan& p, con
   }
 #pragma unroll 1
   for (index_t r = (s.interleave ? s.r_begin : base) + lane_off; r + E <= s.whole_end; r += cstep)
-    acc = p.op.combine(acc, mapped_chunk<Mode>(p, kept_pos, r));
+    acc = p.op.combine(acc, mapped_chunk<Mode, Merged>(p, kept_pos, r));
   return acc;
 }
 
@@ -230,17 +240,31 @@ template <class Plan>
 __device__ XF_FORCEINLINE typename Plan::acc_type fold_lane(const Plan& p, const reduce_config& c,
                                                            const index_t (&kept_pos)[Plan::slots], int r_lane) {
   using load = chunk_load;
-  const split_share s = share_of_split<Plan>(c, p.reduced.size, static_cast<index_t>(blockIdx.y));
+  using Leaves = typename Plan::leaves_type;
+  const index_t split = static_cast<index_t>(blockIdx.y), n_red = p.reduced.size;
+  split_share s;
   auto acc = p.op.identity();
-  // Dense loads have no per-chunk stride test: the compiler then keeps every load unpredicated.
-  if constexpr (Plan::L == 1) {
-    if (p.dense) acc = fold_chunks<load::dense>(p, c, s, kept_pos, r_lane, acc);
-    else if (p.vector) acc = fold_chunks<load::vector>(p, c, s, kept_pos, r_lane, acc);
-    else acc = fold_chunks<load::element>(p, c, s, kept_pos, r_lane, acc);
-  } else if (p.vector) {
-    acc = fold_chunks<load::vector>(p, c, s, kept_pos, r_lane, acc);
-  } else {
-    acc = fold_chunks<load::element>(p, c, s, kept_pos, r_lane, acc);
+  // Uniform branches, decided once on the host. Dense loads have no per-chunk stride test: the
+  // compiler then keeps every load unpredicated. Merged chunks load each distinct leaf once.
+  bool merged = false;
+  if constexpr (mergeable<Leaves>) {
+    if (p.merged && p.vector) {
+      merged = true;
+      s = share_of_split<Plan, chunks_per_round<Plan, true>>(c, n_red, split);
+      if (merged_leaf_count<Leaves> == 1 && p.dense) acc = fold_chunks<load::dense, true>(p, c, s, kept_pos, r_lane, acc);
+      else acc = fold_chunks<load::vector, true>(p, c, s, kept_pos, r_lane, acc);
+    }
+  }
+  if (!merged) {
+    s = share_of_split<Plan, chunks_per_round<Plan, false>>(c, n_red, split);
+    if constexpr (Plan::L == 1) {
+      if (p.dense) acc = fold_chunks<load::dense, false>(p, c, s, kept_pos, r_lane, acc);
+      else if (p.vector) acc = fold_chunks<load::vector, false>(p, c, s, kept_pos, r_lane, acc);
+      else acc = fold_chunks<load::element, false>(p, c, s, kept_pos, r_lane, acc);
+    } else {
+      if (p.vector) acc = fold_chunks<load::vector, false>(p, c, s, kept_pos, r_lane, acc);
+      else acc = fold_chunks<load::element, false>(p, c, s, kept_pos, r_lane, acc);
+    }
   }
   if (p.reduced.rank == 1) return fold_elements<true>(p, c, s, kept_pos, r_lane, acc);
   return fold_elements<false>(p, c, s, kept_pos, r_lane, acc);
@@ -392,7 +416,9 @@ void reduce_axes_device(Plan p, int device, cudaStream_t stream) {
   p.vector = c.chunked && vector_chunks(p);
   // One leaf only: for two (sum(x * y)) the mode took 56 registers instead of 48 and measured
   // slower (0.87 against 0.89 of CUB's bandwidth, bench/results/H200-2026-11-22-3b72c8f-dense/).
-  p.dense = Plan::L == 1 && p.vector && [&]<int... K>(std::integer_sequence<int, K...>) {
+  // Or one leaf after merging (sum(x * x)): the same loads, every other leaf reading through it.
+  const bool one_leaf = Plan::L == 1 || (p.merged && merged_leaf_count<typename Plan::leaves_type> == 1);
+  p.dense = one_leaf && p.vector && [&]<int... K>(std::integer_sequence<int, K...>) {
     return ((!tuple_element_t<K, typename Plan::leaves_type>::in_memory || p.reduced.stride[K][0] == 1) && ...);
   }(std::make_integer_sequence<int, Plan::L>{});
   const index_t blocks = (p.kept.size + c.o_lanes - 1) / c.o_lanes;

@@ -63,7 +63,26 @@ struct reduce_plan {
   // And every leaf in memory is contiguous along them (none broadcast): no per-chunk stride test.
   bool dense;
   signed char alias[slots];  // leaf k reads what leaf alias[k] reads (== k: itself): loaded once
+  // Every leaf reads what the first leaf of its type reads (merged_source): the kernel's chunks
+  // then load each of those once, with as many loads in flight as a plan of that many leaves.
+  bool merged;
 };
+
+// The leaf that leaf K reads through when same-typed leaves in memory are merged: the first leaf of
+// K's type, or K (reduce_alias's candidates: xf::eval(lazy::sum(x), lazy::max(x)), sum(x * x)).
+template <class Leaves, int K, int J = 0>
+constexpr int merged_source() {
+  if constexpr (J >= K) return K;
+  else if constexpr (tuple_element_t<K, Leaves>::in_memory && std::is_same_v<tuple_element_t<J, Leaves>, tuple_element_t<K, Leaves>>) return J;
+  else return merged_source<Leaves, K, J + 1>();
+}
+// How many leaves a merged plan reads (generators count: they are computed per element).
+template <class Leaves>
+inline constexpr int merged_leaf_count = []<int... K>(std::integer_sequence<int, K...>) {
+  return ((merged_source<Leaves, K>() == K ? 1 : 0) + ... + 0);
+}(std::make_integer_sequence<int, Leaves::size>{});
+template <class Leaves>
+inline constexpr bool mergeable = merged_leaf_count<Leaves> < Leaves::size;
 
 // Reduced element r of result o (whose leaf positions are `kept_pos`), mapped to an accumulator.
 template <class Plan>
@@ -93,10 +112,14 @@ signed char reduce_alias(const Plan& p) {
   }
 }
 
-// Sets p.alias once p's layouts are made (every builder of a reduce_plan calls it).
+// Sets p.alias and p.merged once p's layouts are made (every builder of a reduce_plan calls it).
 template <class Plan>
 void set_aliases(Plan& p) {
-  [&]<int... K>(std::integer_sequence<int, K...>) { ((p.alias[K] = reduce_alias<K>(p)), ...); }(std::make_integer_sequence<int, Plan::L>{});
+  using Leaves = typename Plan::leaves_type;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    ((p.alias[K] = reduce_alias<K>(p)), ...);
+    p.merged = mergeable<Leaves> && ((p.alias[K] == merged_source<Leaves, K>()) && ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
 }
 
 // Builds the plan of reducing `e` over `axes` (valid, distinct, ascending) into `out`, a fresh

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Device scans on CUB: the expression's element is computed as CUB reads it, and its running
 // total is stored straight into the result, so an expression is scanned in one pass with no
-// temporary and 64-bit counts. Scans along an axis run cub::DeviceScan::InclusiveScanByKey (element
+// temporary and 64-bit counts. Scans along an axis run a block per set of lines (lines.cuh) where
+// the lines fill the GPU, else cub::DeviceScan::InclusiveScanByKey (element
 // i of the walk over every line: line `i / n`, step `i % n`), one instantiation for every axis; the
 // flattened scan (one line) runs cub::DeviceScan::InclusiveScan, which has no keys to compute and
 // compare (its speed against the keyed scan: docs/performance.md).
@@ -13,6 +14,7 @@
 #include <cub/device/device_scan.cuh>
 
 #include "../exec/index_iterator.hpp"
+#include "lines.cuh"
 
 namespace xf::detail {
 
@@ -68,15 +70,6 @@ struct scan_output_iterator {
   XF_HD index_t operator-(const scan_output_iterator& o) const { return i - o.i; }
 };
 
-template <class Op>
-struct scan_combine {
-  Op op;
-  __device__ XF_FORCEINLINE typename Op::acc_type operator()(const typename Op::acc_type& a,
-                                                             const typename Op::acc_type& b) const {
-    return op.combine(a, b);
-  }
-};
-
 // Element i of the only line (the flattened scan), whose leaf positions are `kept_pos`.
 template <class Plan>
 struct flat_input_of {
@@ -130,9 +123,11 @@ void scan_flat_device(const Plan& p, cudaStream_t stream) {
   XF_CUDA_CHECK(run(temp.get(), bytes));
 }
 
-// Scans every line of p.reduced (one or more reduced axes walked in C order) into the result.
+// Scans every line of p.reduced (one or more reduced axes walked in C order) into the result:
+// a block per set of lines where they fill the GPU (lines.cuh), else the keyed scan.
 template <class Plan>
-void scan_device(const Plan& p, index_t step, cudaStream_t stream) {
+void scan_device(const Plan& p, index_t step, int device, cudaStream_t stream) {
+  if (scan_lines_device(p, step, device, stream)) return;
   const index_t n = p.reduced.size, total = n * p.kept.size;
   const fast_divmod line_length(n);
   const auto keys = make_index_iterator(scan_line_of{line_length});
