@@ -1,4 +1,6 @@
-// One test source for Catch2 v2 (Debian's 2.13, used here and in CI) and v3 (the GPU machine).
+// One test source for Catch2 v2 (Debian's 2.13) and v3 (Ubuntu 24.04, conda, vcpkg): every name
+// of Catch's namespace that a test needs is spelled here, once per version, and CTest checks that
+// no other test source names it ("tests: Catch2 names only through the shim").
 #pragma once
 
 #if __has_include(<catch2/catch_test_macros.hpp>)
@@ -17,4 +19,9 @@
 #define XF_CONTAINS(text) Catch::Matchers::ContainsSubstring(text)
 #else
 #define XF_CONTAINS(text) Catch::Contains(text)
+#endif
+
+// Runs the suite (the runner's main; Catch2 v2 declares its session there only).
+#if XF_CATCH3 || defined(CATCH_CONFIG_RUNNER)
+inline int xf_run_catch(int argc, char** argv) { return Catch::Session().run(argc, argv); }
 #endif

@@ -33,5 +33,5 @@ int main(int argc, char** argv) {
 #endif
   if (!listing) std::printf("xfuse tests: random seed %llu (set XFUSE_TEST_SEED to repeat)\n",
                             static_cast<unsigned long long>(xf_test::seed()));
-  return Catch::Session().run(argc, argv);
+  return xf_run_catch(argc, argv);
 }

@@ -322,7 +322,7 @@ TEST_CASE("fused chains evaluate like the step-by-step computation", "[elementwi
 }
 
 TEST_CASE("the kernel's divisions by a run-time constant are exact", "[layout][host]") {
-  std::mt19937_64 gen(Catch::rngSeed());
+  std::mt19937_64 gen(xf_test::seed());  // the suite's seed (XFUSE_TEST_SEED)
   std::vector<xf::index_t> divisors = {1, 2, 3, 7, 8192, 8191, 1000003, (xf::index_t{1} << 30) + 1,
                                        (xf::index_t{1} << 31) - 1};
   for (int i = 0; i < 200; ++i) divisors.push_back(1 + static_cast<xf::index_t>(gen() % ((std::uint64_t{1} << 31) - 1)));

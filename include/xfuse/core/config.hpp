@@ -2,13 +2,22 @@
 // Compiler plumbing shared by every header: host/device annotations and the index type.
 #pragma once
 
+// The language and toolkit xfuse needs, said once instead of hundreds of errors later.
+#if defined(_MSVC_LANG) ? _MSVC_LANG < 202002L : __cplusplus < 202002L
+#error "xfuse needs C++20: compile with -std=c++20 (nvcc and g++/clang++), or link the CMake target xfuse::xfuse"
+#endif
+
 #include <cstddef>
 #include <cstdint>
 
 #include <cuda_runtime_api.h>
 
+#if !defined(CUDART_VERSION) || CUDART_VERSION < 12000
+#error "xfuse needs the CUDA toolkit 12.0 or newer (its headers define an older CUDART_VERSION)"
+#endif
+
 #define XFUSE_VERSION_MAJOR 0
-#define XFUSE_VERSION_MINOR 1
+#define XFUSE_VERSION_MINOR 2
 #define XFUSE_VERSION_PATCH 0
 
 // A translation unit compiled by nvcc can launch kernels; one compiled by the host compiler can

@@ -10,15 +10,35 @@ namespace xf {
 namespace detail {
 template <class A, class B>
 concept binary_operands = operand<A> && operand<B> && (expression<A> || expression<B>);
+
+// A container (std::vector, std::array, a string) beside an expression: not an operand.
+template <class C>
+concept container_like = !operand<C> && requires(const C& c) {
+  c.begin();
+  c.end();
+  c.size();
+};
+template <class A, class B>
+concept container_beside_expression =
+    (expression<A> && container_like<B>) || (expression<B> && container_like<A>);
 }  // namespace detail
 
 // ---------------------------------------------------------------- operators
 // Nodes live in xf::detail; argument-dependent lookup finds the operators there too.
+// A container operand gets one message instead of every candidate operator in scope.
 #define XF_BINARY_OPERATOR(SYMBOL, OP)                                        \
   template <class A, class B>                                                 \
     requires detail::binary_operands<A, B>                                    \
   auto operator SYMBOL(const A& a, const B& b) {                              \
     return detail::make_node(detail::ops::OP{}, a, b);                        \
+  }                                                                           \
+  template <class A, class B>                                                 \
+    requires detail::container_beside_expression<A, B>                        \
+  auto operator SYMBOL(const A&, const B&) {                                  \
+    static_assert(detail::always_false<A>,                                    \
+                  "xfuse: a container is not an operand of an expression: "   \
+                  "make it an array first with xf::asarray(v) (host arrays: " \
+                  "xf::asarray<T, xf::host>(v))");                             \
   }                                                                           \
   namespace detail {                                                          \
   using ::xf::operator SYMBOL;                                                \

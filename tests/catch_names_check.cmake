@@ -1,0 +1,18 @@
+# Fails when a test source names Catch2's namespace outside tests/common/catch.hpp, the one place
+# that spells those names for both Catch2 v2 and v3 (a direct name builds with one of them only).
+file(GLOB_RECURSE sources "${SOURCE_DIR}/tests/*.cpp" "${SOURCE_DIR}/tests/*.cu" "${SOURCE_DIR}/tests/*.hpp")
+set(offenders "")
+foreach(source IN LISTS sources)
+  if(source MATCHES "tests/common/catch\\.hpp$")
+    continue()
+  endif()
+  file(STRINGS "${source}" lines REGEX "Catch::")
+  if(lines)
+    list(APPEND offenders "${source}: ${lines}")
+  endif()
+endforeach()
+if(offenders)
+  string(REPLACE ";" "\n" offenders "${offenders}")
+  message(FATAL_ERROR "Catch2 names outside tests/common/catch.hpp (use its XF_ macros):\n${offenders}")
+endif()
+message("no Catch2 names outside the shim")
