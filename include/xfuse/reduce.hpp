@@ -112,10 +112,7 @@ auto reduce_over(const E& e, const std::array<int, N>& axes, const Op& op, const
 
 template <bool Keep, class Op, class E>
 auto reduce_all(const E& e, const Op& op, const char* name) {
-  constexpr int R = rank_v<E>;
-  std::array<int, static_cast<std::size_t>(R)> axes{};
-  for (int d = 0; d < R; ++d) axes[d] = d;
-  return reduce_over<Keep>(e, axes, op, name);
+  return reduce_over<Keep>(e, every_axis<rank_v<E>>(), op, name);
 }
 
 template <class Dtype, class Natural>

@@ -51,20 +51,12 @@ template <class T, int R, class Space, class E>
 bool reads_any_of(const array<T, R, Space>& dst, const E& e) {
   const byte_range written = range_of<R>(dst.data(), sizeof(T), dst.shape(), dst.strides().data(), 0);
   bool reads = false;
-  const auto records = e.leaves();
-  [&]<int... K>(std::integer_sequence<int, K...>) {
-    (
-        [&] {
-          const auto& rec = get<K>(records);
-          using D = typename std::remove_cvref_t<decltype(rec)>::desc_type;
-          if constexpr (D::in_memory) {
-            constexpr int RL = std::remove_cvref_t<decltype(rec)>::rank;
-            const byte_range read = range_of<RL>(rec.desc.ptr, sizeof(typename D::value_type), rec.shape, rec.strides.data(), rec.base);
-            reads = reads || read.overlaps(written);
-          }
-        }(),
-        ...);
-  }(std::make_integer_sequence<int, std::remove_cvref_t<decltype(records)>::size>{});
+  for_each_memory_record(e, [&](const auto& rec) {
+    using Record = std::remove_cvref_t<decltype(rec)>;
+    const byte_range read = range_of<Record::rank>(rec.desc.ptr, sizeof(typename Record::desc_type::value_type), rec.shape,
+                                                    rec.strides.data(), rec.base);
+    reads = reads || read.overlaps(written);
+  });
   return reads;
 }
 

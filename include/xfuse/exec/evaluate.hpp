@@ -127,6 +127,20 @@ void run_expression(OutPtr out, int out_device, const std::array<index_t, N>& sh
   }
 }
 
+// Calls f(record) for each leaf record of `e` that reads memory (generators read none).
+template <class E, class F>
+void for_each_memory_record(const E& e, F&& f) {
+  const auto records = e.leaves();
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          const auto& rec = get<K>(records);
+          if constexpr (std::remove_cvref_t<decltype(rec)>::desc_type::in_memory) f(rec);
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, std::remove_cvref_t<decltype(records)>::size>{});
+}
+
 // True when some memory leaf of `e` reads bytes that the output writes, other than exactly the
 // element being written (which in-place updates like a += b do safely).
 template <class Out, std::size_t N, class E>
@@ -135,25 +149,16 @@ bool reads_written_memory(const Out* out, const std::array<index_t, N>& shape, c
   constexpr int R = static_cast<int>(N);
   const byte_range written = range_of<R>(out, sizeof(Out), shape, strides.data(), 0);
   bool hazard = false;
-  const auto records = e.leaves();
-  [&]<int... K>(std::integer_sequence<int, K...>) {
-    (
-        [&] {
-          const auto& rec = get<K>(records);
-          using D = typename std::remove_cvref_t<decltype(rec)>::desc_type;
-          if constexpr (D::in_memory) {
-            index_t s[layout<R, 1>::max_rank] = {};
-            broadcast_strides<R>(rec.shape, rec.strides, shape, s);
-            const byte_range read = range_of<R>(rec.desc.ptr, sizeof(typename D::value_type), shape, s, rec.base);
-            if (!read.overlaps(written)) return;
-            bool same = sizeof(typename D::value_type) == sizeof(Out) &&
-                        static_cast<const void*>(rec.desc.ptr + rec.base) == static_cast<const void*>(out);
-            for (int d = 0; d < R && same; ++d) same = shape[d] == 1 || s[d] == strides[d];
-            if (!same) hazard = true;
-          }
-        }(),
-        ...);
-  }(std::make_integer_sequence<int, std::remove_cvref_t<decltype(records)>::size>{});
+  for_each_memory_record(e, [&](const auto& rec) {
+    using V = typename std::remove_cvref_t<decltype(rec)>::desc_type::value_type;
+    index_t s[layout<R, 1>::max_rank] = {};
+    broadcast_strides<R>(rec.shape, rec.strides, shape, s);
+    const byte_range read = range_of<R>(rec.desc.ptr, sizeof(V), shape, s, rec.base);
+    if (!read.overlaps(written)) return;
+    bool same = sizeof(V) == sizeof(Out) && static_cast<const void*>(rec.desc.ptr + rec.base) == static_cast<const void*>(out);
+    for (int d = 0; d < R && same; ++d) same = shape[d] == 1 || s[d] == strides[d];
+    if (!same) hazard = true;
+  });
   return hazard;
 }
 

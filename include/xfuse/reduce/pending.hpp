@@ -38,12 +38,17 @@ auto defer_over(const E& e, const std::array<int, N>& axes, const Op& op, const 
   return pending_reduction<E, Op, N, Keep>{e, op, axes, name};
 }
 
-template <bool Keep, class Op, class E>
-auto defer_all(const E& e, const Op& op, const char* name) {
-  constexpr int R = rank_v<E>;
+// Every axis of a rank-R array, in order: a full reduction's axes.
+template <int R>
+constexpr std::array<int, static_cast<std::size_t>(R)> every_axis() {
   std::array<int, static_cast<std::size_t>(R)> axes{};
   for (int d = 0; d < R; ++d) axes[d] = d;
-  return defer_over<Keep>(e, axes, op, name);
+  return axes;
+}
+
+template <bool Keep, class Op, class E>
+auto defer_all(const E& e, const Op& op, const char* name) {
+  return defer_over<Keep>(e, every_axis<rank_v<E>>(), op, name);
 }
 
 }  // namespace xf::detail
