@@ -85,6 +85,7 @@ void check_has_elements(index_t reduced_count, index_t results, const std::array
 template <class Plan, class E>
 void run_reduce_plan(const Plan& p, const E& e, const char* name) {
   using S = resolved_space_t<space_t<E>>;
+  const nvtx_range range(name);
   if constexpr (std::is_same_v<S, device>) {
     static_assert(cuda_tu || always_false<E>,
                   "xfuse: a reduction of device arrays launches CUDA kernels; compile this file with nvcc");

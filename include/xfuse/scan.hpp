@@ -62,6 +62,7 @@ auto make_scan_plan(const E& e, int axis, const Op& op, typename Op::out_type* o
 template <bool Flat, class Op, class E, class Result>
 void scan_into(const E& e, int axis, const Op& op, Result& result, const char* name) {
   if (result.size() == 0) return;
+  const nvtx_range range(name);
   const auto p = make_scan_plan(e, axis, op, result.data());
   // Running total r of a line goes r * step past the line's start in the result.
   const index_t step = axis < 0 ? 1 : c_strides(e.shape())[axis];

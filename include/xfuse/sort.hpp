@@ -41,6 +41,7 @@ index_t line_length(const A& a) {
 template <expression E>
 auto sort(const E& e) {
   using T = value_t<E>;
+  const detail::nvtx_range range("xf::sort");
   auto keys = detail::radix_keys<false>(e);
   using Keys = decltype(keys);
   const index_t n = detail::line_length(keys), size = keys.size();
@@ -65,6 +66,7 @@ auto sort(const E& e) {
 template <expression E>
 auto argsort(const E& e) {
   using T = value_t<E>;
+  const detail::nvtx_range range("xf::argsort");
   using S = resolved_space_t<space_t<E>>;
   auto keys = detail::radix_keys<true>(e);
   using Keys = decltype(keys);

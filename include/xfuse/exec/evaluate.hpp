@@ -7,6 +7,7 @@
 #include <string>
 
 #include "../array/array.hpp"
+#include "../core/nvtx.hpp"
 #include "host_loop.hpp"
 #include "kernel.cuh"
 #include "launch.hpp"
@@ -66,6 +67,7 @@ void run_expression(OutPtr out, int out_device, const std::array<index_t, N>& sh
                     const std::array<index_t, N>& strides, const E& e, const char* op) {
   using Out = stored_t<OutPtr>;
   constexpr int R = static_cast<int>(N);
+  const nvtx_range range(op);
   const auto records = e.leaves();
   using Records = std::remove_cvref_t<decltype(records)>;
   constexpr int L = Records::size;

@@ -98,6 +98,7 @@ array<T, 3, Space> hermitian_stack(const array<T, N, Space>& a, char uplo, const
 // columns; a column-major view) of each Hermitian matrix.
 template <expression A>
 auto eigh(const A& a_in, char uplo = 'L') {
+  const detail::nvtx_range range("xf::linalg::eigh");
   using T = value_t<A>;
   constexpr int N = rank_v<A>;
   using Space = resolved_space_t<space_t<A>>;
@@ -117,6 +118,7 @@ auto eigh(const A& a_in, char uplo = 'L') {
 // np.linalg.eigvalsh(a, UPLO): the eigenvalues only, ascending.
 template <expression A>
 auto eigvalsh(const A& a_in, char uplo = 'L') {
+  const detail::nvtx_range range("xf::linalg::eigvalsh");
   using T = value_t<A>;
   constexpr int N = rank_v<A>;
   using Space = resolved_space_t<space_t<A>>;

@@ -128,6 +128,7 @@ void place_operand(array<T, R, Space>& x, bool is_a, index_t rows, index_t cols,
 template <class T, int RA, int RB, class Space, class S>
 void matmul_into(array<T, RA, Space> a, array<T, RB, Space> b, const matmul_shapes<RA, RB>& p, const matmul_options& opt,
                  bool conj_a, bool conj_b, S alpha, S beta, const array<T, matmul_rank(RA, RB), Space>& c) {
+  const nvtx_range range("xf::matmul");
   constexpr int NB = matmul_shapes<RA, RB>::batch_rank;
   const index_t m = p.m, k = p.k, n = p.n;
   if (c.size() == 0) return;

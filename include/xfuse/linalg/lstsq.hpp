@@ -25,6 +25,7 @@ struct lstsq_result {
 // times max(m, n).
 template <expression A, expression B>
 auto lstsq(const A& a_in, const B& b_in, double rcond = -1) {
+  const detail::nvtx_range range("xf::linalg::lstsq");
   using T = promote_t<value_t<A>, value_t<B>>;
   using Re = real_t<T>;
   using Space = resolved_space_t<space_t<A>>;
@@ -69,6 +70,7 @@ auto lstsq(const A& a_in, const B& b_in, double rcond = -1) {
 // reduced SVD: V diag(1/s) U^H over the singular values above rcond times the largest.
 template <expression A>
 auto pinv(const A& a_in, double rcond = 1e-15) {
+  const detail::nvtx_range range("xf::linalg::pinv");
   using T = value_t<A>;
   using Re = real_t<T>;
   constexpr int N = rank_v<A>;

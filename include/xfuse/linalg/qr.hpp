@@ -120,6 +120,7 @@ array<T, 3, Space> upper_rows(const V& matrices, index_t rows, index_t n) {
 // matrix (m, n) or a stack (..., m, n). Host arrays run LAPACK's geqrf and orgqr.
 template <expression A>
 auto qr(const A& a_in, qr_mode mode = qr_mode::reduced) {
+  const detail::nvtx_range range("xf::linalg::qr");
   using T = value_t<A>;
   constexpr int N = rank_v<A>;
   using Space = resolved_space_t<space_t<A>>;

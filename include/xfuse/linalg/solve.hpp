@@ -62,6 +62,7 @@ array<T, 3, device> small_solve(const array<T, 3, device>& a, const T* b, stack_
 // matrices up to 64 x 64 are solved in one launch (small_lu.cuh); larger ones by cuSOLVER's LU.
 template <expression A, expression B>
 auto solve(const A& a_in, const B& b_in) {
+  const detail::nvtx_range range("xf::linalg::solve");
   using T = promote_t<value_t<A>, value_t<B>>;
   const array<T, rank_v<A>, resolved_space_t<space_t<A>>> av = ::xf::detail::as_array_of<T>(a_in);
   const array<T, rank_v<B>, resolved_space_t<space_t<B>>> bv = ::xf::detail::as_array_of<T>(b_in);
@@ -126,6 +127,7 @@ auto solve(const A& a_in, const B& b_in) {
 // device matrices up to 64 x 64).
 template <expression A>
 auto inv(const A& a_in) {
+  const detail::nvtx_range range("xf::linalg::inv");
   using T = value_t<A>;
   constexpr int R = rank_v<A>;
   using Space = resolved_space_t<space_t<A>>;
@@ -160,6 +162,7 @@ auto inv(const A& a_in) {
 // singular matrix (no error); 1 for 0 x 0. A 0-d array for one matrix.
 template <expression A>
 auto det(const A& a_in) {
+  const detail::nvtx_range range("xf::linalg::det");
   using T = value_t<A>;
   constexpr int R = rank_v<A>;
   const auto a = ::xf::detail::as_array(a_in);
@@ -179,6 +182,7 @@ struct slogdet_result {
 // np.linalg.slogdet: the sign and the log of |det| (no overflow for large matrices).
 template <expression A>
 auto slogdet(const A& a_in) {
+  const detail::nvtx_range range("xf::linalg::slogdet");
   using T = value_t<A>;
   using Re = real_t<T>;
   constexpr int R = rank_v<A>;
@@ -205,6 +209,7 @@ auto slogdet(const A& a_in) {
 // (lower_copy.cuh); on the host it is one fused expression.
 template <expression A>
 auto cholesky(const A& a_in) {
+  const detail::nvtx_range range("xf::linalg::cholesky");
   using T = value_t<A>;
   constexpr int R = rank_v<A>;
   using Space = resolved_space_t<space_t<A>>;

@@ -103,6 +103,7 @@ void svd_requires(const array<T, N, Space>&) {
 // column-major views when m >= n (copies, conjugated, for complex wide matrices).
 template <expression A>
 auto svd(const A& a_in, bool full_matrices = true) {
+  const detail::nvtx_range range("xf::linalg::svd");
   using T = value_t<A>;
   constexpr int N = rank_v<A>;
   using Space = resolved_space_t<space_t<A>>;
@@ -150,6 +151,7 @@ auto svd(const A& a_in, bool full_matrices = true) {
 // np.linalg.svdvals (np.linalg.svd with compute_uv=False): the singular values, descending.
 template <expression A>
 auto svdvals(const A& a_in) {
+  const detail::nvtx_range range("xf::linalg::svdvals");
   using T = value_t<A>;
   constexpr int N = rank_v<A>;
   using Space = resolved_space_t<space_t<A>>;

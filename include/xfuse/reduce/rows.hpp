@@ -128,6 +128,7 @@ void rows_in_two_passes(const E& e, int axis, Result& result, const char* name, 
 template <row_result What, class E, class W = no_operand, class B = no_operand>
 auto rows_of(const E& e, int axis_in, const char* name, double eps = 0, const W& weight = {}, const B& bias = {}) {
   check_row_operand<E>();
+  const nvtx_range range(name);
   using V = value_t<E>;
   using C = compute_t<V>;
   using S = resolved_space_t<space_t<E>>;

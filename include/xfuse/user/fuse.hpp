@@ -4,20 +4,10 @@
 // Nsight Systems shows it by name.
 #pragma once
 
-#include <nvtx3/nvToolsExt.h>
-
+#include "../core/nvtx.hpp"
 #include "../exec/evaluate.hpp"
 
 namespace xf {
-
-namespace detail {
-struct nvtx_range {
-  explicit nvtx_range(const char* name) { nvtxRangePushA(name); }
-  ~nvtx_range() { nvtxRangePop(); }
-  nvtx_range(const nvtx_range&) = delete;
-  nvtx_range& operator=(const nvtx_range&) = delete;
-};
-}  // namespace detail
 
 template <class F>
 class fused_function {
