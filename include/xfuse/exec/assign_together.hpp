@@ -103,7 +103,7 @@ bool assign_in_one_kernel(const A0& first, const A&... rest) {
 
 template <class A0, class... A>
 void assign_together(const A0& first, const A&... rest) {
-  using Space = decltype(first.dst)::space;
+  using Space = typename decltype(first.dst)::space;
   using Out = tuple<typename decltype(first.dst)::value_type, typename decltype(rest.dst)::value_type...>;
   const zipped<Out, decltype(first.expr), decltype(rest.expr)...> all(first.expr, rest.expr...);
   const output_set<typename decltype(first.dst)::value_type, typename decltype(rest.dst)::value_type...> out{
