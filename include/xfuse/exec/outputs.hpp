@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Where a fused evaluation stores: one pointer (`Out*`), or one pointer per destination when
 // several assignments share one kernel (exec/assign_together.hpp; Out is then a tuple of their
-// element types). Every destination has the same layout, so one position serves them all: the
-// set moves, indexes and stores as a pointer does, and the walks need not tell them apart.
+// element types) or several reductions share one pass (reduce/together.hpp). Every destination
+// has the same layout, so one position serves them all: the set moves, indexes and stores as a
+// pointer does, and the walks need not tell them apart.
 #pragma once
 
 #include <cstddef>

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "../reduce.hpp"
+#include "../exec/outputs.hpp"
 #include "../expr/zip.hpp"
 #include "pending.hpp"
 #include "plan.hpp"
@@ -18,30 +19,13 @@
 namespace xf {
 namespace detail {
 
-// Where several results of one element go: one pointer per reduction, the same position in each
-// (every result array is a fresh C-ordered array of the kept extents).
-template <class... Out>
-struct result_pointers {
-  tuple<Out*...> to;
-  struct slot {
-    const tuple<Out*...>& to;
-    index_t at;
-    XF_HD XF_FORCEINLINE void operator=(const tuple<Out...>& values) const {
-      [&]<int... I>(std::integer_sequence<int, I...>) {
-        ((get<I>(to)[at] = get<I>(values)), ...);
-      }(std::make_integer_sequence<int, sizeof...(Out)>{});
-    }
-  };
-  XF_HD XF_FORCEINLINE slot operator[](index_t at) const { return {to, at}; }
-};
-
 // Reducers side by side: reducer I folds component I of the zipped value into component I of the
 // accumulator (reducers.hpp's four functions, component-wise).
 template <class... Ops>
 struct reducers_together {
   using acc_type = tuple<typename Ops::acc_type...>;
   using out_type = tuple<typename Ops::out_type...>;
-  using out_pointer = result_pointers<typename Ops::out_type...>;
+  using out_pointer = output_set<typename Ops::out_type...>;  // one result array each, same positions
   static constexpr bool needs_elements = (needs_elements_v<Ops> || ...);
   static constexpr auto each = std::make_integer_sequence<int, sizeof...(Ops)>{};
   tuple<Ops...> ops;
