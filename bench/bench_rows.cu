@@ -25,6 +25,8 @@ using namespace xf_bench;
 
 namespace {
 
+constexpr xf::index_t two20 = xf::index_t{1} << 20;
+
 enum class which { softmax, log_softmax, logsumexp, layer_norm, rms_norm };
 
 // Weight and bias along rows of `n`, made once per length.
@@ -197,14 +199,44 @@ void together_assign(benchmark::State& state) {
   state.counters["vs_composed"] = separate_ms / ms;
 }
 
+enum class general { divide_by_sum, subtract_mean, standardise };
+
+// The general form: an expression that uses reductions of its own rows, described with xf::lazy
+// (one kernel), against the same expression with eager reductions (a reduction kernel each, then
+// the element-wise kernel: the NumPy-style composition).
+template <general G, xf::index_t rows_count, xf::index_t row_length>
+void statistics_in_rows(benchmark::State& state) {
+  const auto a = random_array<float>(rows_count * row_length, 0.5, 8).reshape({rows_count, row_length});
+  const xf::array<float, 2> r(a.shape()), c(a.shape());
+  const double ms = median_ms([&] {
+    if constexpr (G == general::divide_by_sum) r.assign(a / xf::lazy::sum(a, 1, xf::keepdims));
+    else if constexpr (G == general::subtract_mean) r.assign(a - xf::lazy::mean(a, 1, xf::keepdims));
+    else r.assign((a - xf::lazy::mean(a, 1, xf::keepdims)) / xf::sqrt(xf::lazy::var(a, 1, xf::keepdims) + 1e-5f));
+  });
+  const double composed_ms = median_ms([&] {
+    if constexpr (G == general::divide_by_sum) c.assign(a / xf::sum(a, 1, xf::keepdims));
+    else if constexpr (G == general::subtract_mean) c.assign(a - xf::mean(a, 1, xf::keepdims));
+    else c.assign((a - xf::mean(a, 1, xf::keepdims)) / xf::sqrt(xf::var(a, 1, xf::keepdims) + 1e-5f));
+  });
+  require_small(xf::max(xf::abs(r - c) / (xf::abs(c) + 1)).item(), 1e-4, "statistics in rows");
+  report(state, ms, static_cast<double>(a.size()) * 8);
+  state.counters["composed_ms"] = composed_ms;
+  state.counters["vs_composed"] = composed_ms / ms;
+}
+
 }  // namespace
 
+BENCHMARK_TEMPLATE(statistics_in_rows, general::divide_by_sum, 8192, 8192)->Name("general/x/sum(x,1,kd)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(statistics_in_rows, general::subtract_mean, 8192, 8192)->Name("general/x-mean(x,1,kd)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(statistics_in_rows, general::standardise, 8192, 8192)->Name("general/(x-mean)/sqrt(var+eps)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(statistics_in_rows, general::subtract_mean, two20, 64)->Name("general/x-mean(x,1,kd)/f32/2^20x64")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(statistics_in_rows, general::divide_by_sum, 65536, 1024)->Name("general/x/sum(x,1,kd)/f32/65536x1024")->UseManualTime()->Iterations(1);
 BENCHMARK(together_assign)->Name("together/z1=x+y,z2=x*y-1/f32/2^28")->UseManualTime()->Iterations(1);
 BENCHMARK(together_full)->Name("together/sum,sum(x*x),max/f32/1e8")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(together_axis, 1)->Name("together/sum(A,1),max(A,1)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(together_axis, 0)->Name("together/mean(A,0),var(A,0)/f32/8192^2")->UseManualTime()->Iterations(1);
 
-constexpr xf::index_t two20 = xf::index_t{1} << 20;
+
 BENCHMARK_TEMPLATE(rows, which::softmax, 8192, 8192, 1)->Name("rows/softmax(A,1)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::softmax, 8192, 8192, 0)->Name("rows/softmax(A,0)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::softmax, 4096, 16384, 0)->Name("rows/softmax(A,0)/f32/4096x16384")->UseManualTime()->Iterations(1);

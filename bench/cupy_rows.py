@@ -47,6 +47,20 @@ def main(out_path):
     a = cp.random.uniform(-1, 1, (8192, 8192)).astype(cp.float32)
     results["together/sum(A,1),max(A,1)/f32/8192^2"] = {"ms": median_ms(lambda: (a.sum(1), a.max(1)))}
     results["together/mean(A,0),var(A,0)/f32/8192^2"] = {"ms": median_ms(lambda: (a.mean(0), a.var(0)))}
+    del a
+    # The general form: an expression using reductions of its own rows (a reduction kernel each,
+    # then an element-wise kernel).
+    a = cp.random.uniform(0.5, 8, (8192, 8192)).astype(cp.float32)
+    results["general/x/sum(x,1,kd)/f32/8192^2"] = {"ms": median_ms(lambda: a / a.sum(1, keepdims=True))}
+    results["general/x-mean(x,1,kd)/f32/8192^2"] = {"ms": median_ms(lambda: a - a.mean(1, keepdims=True))}
+    results["general/(x-mean)/sqrt(var+eps)/f32/8192^2"] = {
+        "ms": median_ms(lambda: (a - a.mean(1, keepdims=True)) / cp.sqrt(a.var(1, keepdims=True) + 1e-5))}
+    del a
+    short = cp.random.uniform(0.5, 8, (1 << 20, 64)).astype(cp.float32)
+    results["general/x-mean(x,1,kd)/f32/2^20x64"] = {"ms": median_ms(lambda: short - short.mean(1, keepdims=True))}
+    del short
+    mid = cp.random.uniform(0.5, 8, (65536, 1024)).astype(cp.float32)
+    results["general/x/sum(x,1,kd)/f32/65536x1024"] = {"ms": median_ms(lambda: mid / mid.sum(1, keepdims=True))}
     with open(out_path, "w") as f:
         json.dump({"device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), "results": results}, f, indent=1)
     for k, v in results.items():

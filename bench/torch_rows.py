@@ -47,7 +47,19 @@ def main(out_path):
     a = torch.rand(side, side, device=dev) * 2 - 1
     case(results, "together/sum(A,1),max(A,1)/f32/8192^2", lambda u: (u.sum(1), u.amax(1)), a)
     case(results, "together/mean(A,0),var(A,0)/f32/8192^2", lambda u: torch.var_mean(u, 0, correction=0), a)
+    # The general form: an expression using reductions of its own rows.
+    a = torch.rand(side, side, device=dev) * 7.5 + 0.5
+    case(results, "general/x/sum(x,1,kd)/f32/8192^2", lambda u: u / u.sum(1, keepdim=True), a)
+    case(results, "general/x-mean(x,1,kd)/f32/8192^2", lambda u: u - u.mean(1, keepdim=True), a)
+    case(results, "general/(x-mean)/sqrt(var+eps)/f32/8192^2",
+         lambda u: (u - u.mean(1, keepdim=True)) / torch.sqrt(u.var(1, keepdim=True, correction=0) + 1e-5), a)
     del a
+    short = torch.rand(1 << 20, 64, device=dev) * 7.5 + 0.5
+    case(results, "general/x-mean(x,1,kd)/f32/2^20x64", lambda u: u - u.mean(1, keepdim=True), short)
+    del short
+    mid = torch.rand(65536, 1024, device=dev) * 7.5 + 0.5
+    case(results, "general/x/sum(x,1,kd)/f32/65536x1024", lambda u: u / u.sum(1, keepdim=True), mid)
+    del mid
     with open(out_path, "w") as f:
         json.dump({"device": torch.cuda.get_device_name(), "torch": torch.__version__, "results": results}, f, indent=1)
     for k, v in results.items():

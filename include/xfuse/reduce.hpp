@@ -308,3 +308,5 @@ auto reduce(const E& e, const reducer<Acc, Map, Combine, Finish>& r, int axis) {
 
 // xf::eval of several described reductions: one pass where they share the walk.
 #include "reduce/together.hpp"
+// Described reductions as operands: `x - xf::lazy::mean(x, 1, xf::keepdims)` in one kernel.
+#include "reduce/row_statistics.hpp"

@@ -44,3 +44,44 @@ TEST_CASE("assignments together give the answers of assignments in order", "[gpu
   xf_test::assign_together::in_order_semantics<xf::device>();
   xf_test::assign_together::errors_write_nothing<xf::device>();
 }
+
+// Expressions using reductions of their own rows (tests/common/row_statistics_cases.hpp): one
+// kernel per expression (rows of 1 to 5000 elements, 1 to 256 threads each, several rows a
+// block), and the general path.
+#include "../common/row_statistics_cases.hpp"
+
+TEST_CASE("expressions using reductions of their rows", "[gpu][row_statistics]") {
+  using namespace xf_test::row_statistics;
+  formulas_along_axes<xf::device, float, 2>({300, 777});
+  formulas_along_axes<xf::device, float, 2>({5000, 9});
+  formulas_along_axes<xf::device, double, 3>({140, 3, 2049});
+  formulas_along_axes<xf::device, float, 3>({150, 151, 1});
+  special_values<xf::device, float>();
+  special_values<xf::device, double>();
+  views_and_destinations<xf::device>();
+  general_path<xf::device>();
+}
+
+TEST_CASE("which expressions using reductions of their rows run as one kernel", "[gpu][row_statistics]") {
+  const auto x = xf::asarray<float>(xf_test::uniform<float>(300 * 5000, 0.5, 8), {300, 5000});
+  const xf::array<float, 2> y(x.shape());
+  const auto one_kernel = [&](const auto& e) { return xf::detail::rows_with_statistics(y, e, "test"); };
+  CHECK(one_kernel(x / xf::lazy::sum(x, 1, xf::keepdims)));
+  CHECK(one_kernel(xf::exp(x - xf::lazy::max(x, -1, xf::keepdims)) * xf::lazy::var(x, 1, xf::keepdims)));
+  CHECK(one_kernel(x / xf::lazy::sum(x, 0, xf::keepdims)));  // strided rows: 5000 columns of 300
+  CHECK_FALSE(one_kernel(x - xf::lazy::mean(x, 1, xf::keepdims) - xf::lazy::mean(x, 0, xf::keepdims)));  // two axes
+  CHECK_FALSE(one_kernel(x - xf::lazy::mean(x)));                                                  // every axis
+  CHECK(one_kernel(y - xf::lazy::mean(x, 1, xf::keepdims)));  // reads the destination where it writes
+  const auto few = xf::asarray<float>(xf_test::uniform<float>(64 * 5000, 0.5, 8), {64, 5000});
+  const xf::array<float, 2> f(few.shape());
+  CHECK_FALSE(xf::detail::rows_with_statistics(f, few / xf::lazy::sum(few, 1, xf::keepdims), "test"));  // 64 rows: too few
+  const auto done = xf::lazy::mean(x, 1, xf::keepdims);
+  const xf::array<float, 2> first = x - done;
+  CHECK_FALSE(one_kernel(x - done));  // already computed: read
+  const auto long_rows = xf::asarray<float>(xf_test::uniform<float>(200 * 70000, 0.5, 8), {200, 70000});
+  const xf::array<float, 2> z(long_rows.shape());
+  CHECK_FALSE(xf::detail::rows_with_statistics(z, long_rows / xf::lazy::sum(long_rows, 1, xf::keepdims), "test"));
+  // What did not run as one kernel reserved nothing: it still gives the right values.
+  const xf::array<float, 2> w = long_rows / xf::lazy::sum(long_rows, 1, xf::keepdims);
+  CHECK(std::abs(xf::sum(w, 1).get().at(7) - 1.0f) < 1e-4f);
+}

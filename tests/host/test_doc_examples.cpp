@@ -154,6 +154,25 @@ TEST_CASE("docs: several reductions in one pass", "[docs][together]") {
   CHECK(xf::to_host(z) == std::vector<float>{-1, 0, 1, -1, 0, 1});
 }
 
+TEST_CASE("docs: expressions using reductions of their rows", "[docs][row_statistics]") {
+  // example-begin row_statistics
+  auto x = xf::asarray<float, xf::host>({1, 2, 5, 2, 2, 4}, {2, 3});
+  // A described reduction is also an operand: on device arrays with many rows, one kernel each.
+  auto shares = xf::eval(x / xf::lazy::sum(x, 1, xf::keepdims));         // each row sums to 1
+  auto centred = xf::eval(x - xf::lazy::mean(x, 1, xf::keepdims));       // each row's mean is 0
+  auto mean = xf::lazy::mean(x, 1, xf::keepdims);
+  auto z = xf::eval((x - mean) / xf::sqrt(xf::lazy::var(x, 1, xf::keepdims) + 1e-5f));
+  xf::array<float, 2, xf::host> means = mean;  // computed once, then kept: [[2.667], [2.667]]
+  // example-end
+  CHECK(xf::to_host(shares) == std::vector<float>{0.125f, 0.25f, 0.625f, 0.25f, 0.25f, 0.5f});
+  const auto c = xf::to_host(centred);
+  CHECK(std::abs(c[0] + 5.0f / 3) < 1e-6f);
+  CHECK(std::abs(c[5] - 4.0f / 3) < 1e-6f);
+  const auto zh = xf::to_host(z);
+  CHECK(std::abs(zh[2] - (5 - 8.0f / 3) / std::sqrt(26.0f / 9 + 1e-5f)) < 1e-5f);
+  CHECK(std::abs(xf::to_host(means)[1] - 8.0f / 3) < 1e-6f);
+}
+
 TEST_CASE("docs: several assignments in one kernel", "[docs][assign_together]") {
   // example-begin assign_together
   auto x = xf::asarray<float, xf::host>({1, 2, 3});

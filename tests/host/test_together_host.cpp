@@ -37,3 +37,18 @@ TEST_CASE("assignments together give the answers of assignments in order: host a
   xf_test::assign_together::in_order_semantics<xf::host>();
   xf_test::assign_together::errors_write_nothing<xf::host>();
 }
+
+// Expressions using reductions of their own rows (tests/common/row_statistics_cases.hpp).
+#include "../common/row_statistics_cases.hpp"
+
+TEST_CASE("expressions using reductions of their rows: host arrays", "[host][row_statistics]") {
+  xf_test::row_statistics::formulas_along_axes<xf::host, float, 2>({37, 300});
+  xf_test::row_statistics::formulas_along_axes<xf::host, double, 3>({6, 5, 41});
+  xf_test::row_statistics::special_values<xf::host, float>();
+  xf_test::row_statistics::views_and_destinations<xf::host>();
+  xf_test::row_statistics::general_path<xf::host>();
+  // Host arrays never take the device kernel.
+  const auto x = xf::asarray<float, xf::host>(std::vector<float>(600, 1.0f), {200, 3});
+  const xf::array<float, 2, xf::host> y(x.shape());
+  REQUIRE_FALSE(xf::detail::rows_with_statistics(y, x - xf::lazy::mean(x, 1, xf::keepdims), "test"));
+}

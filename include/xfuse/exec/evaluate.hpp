@@ -8,6 +8,7 @@
 
 #include "../array/array.hpp"
 #include "../core/nvtx.hpp"
+#include "../expr/pending_operand.hpp"
 #include "host_loop.hpp"
 #include "kernel.cuh"
 #include "launch.hpp"
@@ -166,6 +167,9 @@ bool reads_written_memory(const Out* out, const std::array<index_t, N>& shape, c
 
 template <class T, int R, class Space, class E>
 void evaluate_into(array<T, R, Space>& dst, const E& e, const char* op) {
+  if constexpr (holds_pending_reduction<E>) {
+    if (rows_with_statistics(dst, e, op)) return;
+  }
   run_expression<Space>(dst.data(), dst.device_id(), dst.shape(), dst.strides(), e, op);
 }
 
@@ -190,6 +194,9 @@ void check_assignable(const array<T, R, Space>& dst, const E& e, const char* op)
 template <class T, int R, class Space, class E>
 void assign_into(const array<T, R, Space>& dst, const E& e, const char* op) {
   check_assignable(dst, e, op);
+  if constexpr (holds_pending_reduction<E>) {
+    if (rows_with_statistics(dst, e, op)) return;
+  }
   if (reads_written_memory(dst.data(), dst.shape(), dst.strides(), e)) {
     // The right side reads what we write: evaluate it first, as NumPy does.
     array<T, R, Space> tmp(dst.shape());
@@ -204,6 +211,7 @@ void assign_into(const array<T, R, Space>& dst, const E& e, const char* op) {
 
 // Materialises an expression into a new array (device arrays: one kernel, on the current stream).
 template <expression E>
+  requires(!detail::is_pending_operand<E>)  // xf::eval of described reductions: reduce/together.hpp
 auto eval(const E& e) {
   using S = resolved_space_t<space_t<E>>;
   return array<value_t<E>, rank_v<E>, S>(e);

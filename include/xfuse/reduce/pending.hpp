@@ -2,11 +2,19 @@
 // A reduction described but not yet run (xf::lazy::sum(x, 1), ...): its expression, reducer and
 // axes. xf::eval runs several of them over the same elements in one pass (together.hpp); run alone,
 // one gives exactly what the eager function of the same name gives.
+//
+// It is also an expression: an operand of element-wise work (`x - xf::lazy::mean(x, 1,
+// xf::keepdims)`), where it is one leaf, its result. Like xf::matmul's lazy product, the reduction
+// runs the first time it is needed and every later use reads that result; written into a device
+// array with the reduction's rows (row_statistics.hpp), it runs in the same kernel as its consumer.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <memory>
+#include <optional>
 
+#include "../exec/evaluate.hpp"
 #include "../expr/traits.hpp"
 
 namespace xf::detail {
@@ -20,12 +28,58 @@ struct pending_reduction {
   using op_type = Op;
   static constexpr std::size_t axis_count = N;
   static constexpr bool keep = Keep;
+
+  // The expression protocol (expr/traits.hpp): the result's type, rank and space, one leaf.
+  using xf_expression_tag = void;
+  static constexpr bool xf_pending_reduction = true;
+  using value_type = typename Op::out_type;
+  using space = resolved_space_t<space_t<E>>;
+  static constexpr int rank = Keep ? rank_v<E> : rank_v<E> - static_cast<int>(N);
+  static constexpr int leaf_count = 1;
+  using result_type = array<value_type, rank, space>;
+  // Shared by copies of the description (operands are stored by value): one result for all.
+  struct result_state {
+    std::optional<result_type> value;
+  };
+
   E expr;  // arrays are shared handles: the description keeps its inputs alive
   Op op;
   std::array<int, N> axes;  // valid, distinct, ascending
   const char* name;
+  std::shared_ptr<result_state> result = std::make_shared<result_state>();
 
+  // Runs the reduction now, into a new array (xf::eval's separate passes).
   auto run() const { return reduce_over<Keep>(expr, axes, op, name); }
+
+  // The result: computed the first time (asynchronously on the current stream for device arrays),
+  // then kept.
+  const result_type& eval() const {
+    if (!result->value) result->value.emplace(run());
+    return *result->value;
+  }
+  dims<rank> shape() const {
+    const auto in = expr.shape();
+    dims<rank> out{};
+    for (int d = 0, o = 0; d < rank_v<E>; ++d) {
+      bool reduced = false;
+      for (const int a : axes) reduced = reduced || a == d;
+      if (!reduced) out[o++] = in[d];
+      else if constexpr (Keep) out[o++] = 1;
+    }
+    return out;
+  }
+  index_t size() const { return product(shape()); }
+  auto leaves() const { return eval().leaves(); }
+  template <int First>
+  slot<First, value_type> evaluator() const {
+    return {};
+  }
+  // What xf::array does with it alone (array.hpp's `deferred`): take the result.
+  result_type xf_materialize() const { return eval(); }
+  template <int RD>
+  void xf_assign_into(const array<value_type, RD, space>& dst) const {
+    assign_into(dst, eval(), "xf::array::assign");
+  }
 };
 
 template <class T>

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+// A reduction described with xf::lazy (reduce/pending.hpp) used as an operand of an element-wise
+// expression: `x - xf::lazy::mean(x, 1, xf::keepdims)`. Inside any expression it is one leaf, its
+// result, computed the first time the expression is evaluated. When such an expression is written
+// into a device array and every reduction in it folds the rows of the result's own shape along one
+// axis, the reductions and the expression run as one kernel (reduce/row_statistics.hpp); this
+// header lets the element-wise evaluation (exec/evaluate.hpp) ask for that without depending on the
+// reductions.
+#pragma once
+
+#include <type_traits>
+
+#include "../array/array.hpp"
+#include "node.hpp"
+
+namespace xf::detail {
+
+// A described reduction (pending_reduction) itself.
+template <class E>
+inline constexpr bool is_pending_operand = requires { std::remove_cvref_t<E>::xf_pending_reduction; };
+
+// An expression that has a described reduction among its operands, at any depth of nodes.
+template <class E>
+inline constexpr bool holds_pending_reduction = is_pending_operand<E>;
+template <class Op, class... Cs>
+inline constexpr bool holds_pending_reduction<node<Op, Cs...>> = (holds_pending_reduction<Cs> || ...);
+
+// Writes `e` into `dst` with its reductions in the same kernel when they qualify (see the header
+// comment); false, having run nothing, when they do not. Defined in reduce/row_statistics.hpp,
+// which every header that makes a described reduction includes.
+template <class T, int R, class Space, class E>
+bool rows_with_statistics(const array<T, R, Space>& dst, const E& e, const char* op);
+
+}  // namespace xf::detail

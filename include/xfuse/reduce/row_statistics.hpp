@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: Apache-2.0
+// An expression that uses reductions of expressions along one axis, each keeping that axis, over
+// the elements of the expression's own rows, written into a device array in one kernel:
+//
+//   y = x - xf::lazy::mean(x, 1, xf::keepdims);
+//   y = x / xf::lazy::sum(x, 1, xf::keepdims);
+//   y = (x - mu) / xf::sqrt(xf::lazy::var(x, 1, xf::keepdims) + eps);   // mu = lazy::mean(...)
+//
+// The expression and the reductions' inputs are zipped into one plan walking rows
+// (make_row_plan: one layout, so a row is the same elements for all of them); the reducers fold
+// side by side (reducers_together); row_statistics_kernel.cuh folds a row's statistics into the
+// reductions' result arrays, then writes its outputs. Anything else (host arrays, other axes or
+// shapes, a reduction already computed, a reduction of an expression that itself holds one, rows
+// longer than row_statistics_policy::max_row or too few to fill the GPU, a destination that other
+// elements read) takes the general path: each reduction runs when first needed (its own kernel,
+// a small result), then the element-wise kernel. Both give the same values.
+#pragma once
+
+#include <tuple>
+#include <utility>
+
+#include "../expr/pending_operand.hpp"
+#include "../expr/zip.hpp"
+#include "pending.hpp"
+#include "row_plan.hpp"
+#include "row_statistics_kernel.cuh"
+#include "together.hpp"
+
+namespace xf::detail {
+
+// The described reductions that are operands of `e`, left to right, as a std::tuple of pointers
+// (their own inputs are not searched).
+template <class E>
+auto pending_operands(const E& e) {
+  if constexpr (is_pending_operand<E>) {
+    return std::tuple<const E*>{&e};
+  } else if constexpr (holds_pending_reduction<E>) {
+    return [&]<int... I>(std::integer_sequence<int, I...>) {
+      return std::tuple_cat(pending_operands(get<I>(e.children()))...);
+    }(std::make_integer_sequence<int, std::remove_cvref_t<decltype(e.children())>::size>{});
+  } else {
+    return std::tuple<>{};
+  }
+}
+
+// Whether the kind of each reduction allows the one kernel into a rank-R destination: one axis
+// kept, an input of rank R that holds no described reduction of its own.
+template <int R, class... P>
+inline constexpr bool rows_fusable_kinds =
+    sizeof...(P) > 0 &&
+    ((P::keep && P::axis_count == 1 && rank_v<typename P::expression_type> == R && !holds_pending_reduction<typename P::expression_type>) && ...);
+
+// The reducer of the plan: it folds the reductions' inputs (the zipped value after the first,
+// which is the expression's) side by side; the plan's outputs are the expression's.
+template <class Out, class Reducers>
+struct statistics_then_outputs {
+  using acc_type = typename Reducers::acc_type;
+  using out_type = Out;
+  Reducers reducers;
+
+  XF_HD acc_type identity() const { return reducers.identity(); }
+  template <class Zipped>
+  XF_HD XF_FORCEINLINE acc_type map(const Zipped& v, index_t r) const {
+    return reducers.map(after_first(v, std::make_integer_sequence<int, Zipped::size - 1>{}), r);
+  }
+  XF_HD XF_FORCEINLINE acc_type combine(const acc_type& a, const acc_type& b) const { return reducers.combine(a, b); }
+  XF_HD auto finish(const acc_type& a, index_t n) const { return reducers.finish(a, n); }
+
+ private:
+  template <class Zipped, int... I>
+  XF_HD XF_FORCEINLINE static auto after_first(const Zipped& v, std::integer_sequence<int, I...>) {
+    return detail::make_tuple(get<I + 1>(v)...);
+  }
+};
+
+// Undoes the reservation of the reductions' results unless the kernel was launched: they are then
+// computed on first use, as if never reserved.
+template <class Parts>
+struct reserved_results {
+  const Parts& parts;
+  bool launched = false;
+  ~reserved_results() {
+    if (!launched) std::apply([](const auto*... q) { (q->result->value.reset(), ...); }, parts);
+  }
+};
+
+// The slot of the leaf of `records` that reads `data` (a reduction's result array), or -1.
+template <class Records>
+int slot_reading(const Records& records, const void* data) {
+  int found = -1;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          if constexpr (tuple_element_t<K, Records>::desc_type::in_memory)
+            if (found < 0 && static_cast<const void*>(get<K>(records).desc.ptr) == data) found = K;
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, Records::size>{});
+  return found;
+}
+
+#if XF_CUDA_TU
+// The launch, once the reductions' results are reserved: false when the destination overlaps what
+// other elements read, or the rows do not fit a launch.
+template <class T, int R, class E, class... P>
+bool launch_row_statistics(const array<T, R, device>& dst, const E& e, int axis, const char* op, const P*... parts) {
+  const zipped<void, E, typename P::expression_type...> all(e, parts->expr...);
+  if (reads_written_memory(dst.data(), dst.shape(), dst.strides(), all)) return false;
+  using Reducers = reducers_together<typename P::op_type...>;
+  const statistics_then_outputs<T, Reducers> op_of_rows{Reducers{detail::make_tuple(parts->op...)}};
+  const auto p = make_row_plan(all, axis, op_of_rows, dst.data(), dst.strides());
+  statistics_destinations<typename P::op_type::out_type...> stats{detail::make_tuple(parts->result->value->data()...), {}};
+  const auto records = all.leaves();
+  int i = 0;
+  for (const void* data : {static_cast<const void*>(parts->result->value->data())...}) {
+    stats.slot[i] = slot_reading(records, data);
+    if (stats.slot[i++] < 0) return false;
+  }
+  const int row_threads = row_statistics_threads(p.reduced.size);
+  const index_t rows_per_block = row_statistics_policy::block_threads / row_threads;
+  const index_t blocks = (p.kept.size + rows_per_block - 1) / rows_per_block;
+  if (blocks > INT_MAX) return false;
+  const int cur = device::current_id();
+  require_access(dst.device_id(), cur, op);
+  require_leaf_access(p, all, cur, op);
+  row_statistics_kernel<<<static_cast<unsigned>(blocks), row_statistics_policy::block_threads, 0, current_slot(cur).handle>>>(
+      p, stats, row_threads);
+  XF_CUDA_CHECK(cudaGetLastError());
+  return true;
+}
+#endif
+
+template <class T, int R, class Space, class E>
+bool rows_with_statistics(const array<T, R, Space>& dst, const E& e, const char* op) {
+  const auto parts = pending_operands(e);
+  constexpr bool fusable_kinds = std::is_same_v<Space, device> && rank_v<E> == R && cuda_tu &&
+                                 []<class... P>(std::type_identity<std::tuple<const P*...>>) {
+                                   return rows_fusable_kinds<R, P...>;
+                                 }(std::type_identity<std::remove_cvref_t<decltype(parts)>>{});
+  if constexpr (!fusable_kinds) {
+    return false;
+  } else {
+#if XF_CUDA_TU
+    const auto shape = dst.shape();
+    const int axis = std::get<0>(parts)->axes[0];
+    const bool same_rows = std::apply(
+        [&](const auto*... q) { return ((q->expr.shape() == shape && q->axes[0] == axis && !q->result->value) && ...); }, parts);
+    if (!same_rows || e.shape() != shape || dst.size() == 0) return false;
+    const index_t n = shape[axis];
+    if (n > row_statistics_policy::max_row || dst.size() / n < device(dst.device_id()).multiprocessor_count()) return false;
+    const nvtx_range range(op);
+    auto keep_shape = shape;
+    keep_shape[axis] = 1;
+    std::apply([&](const auto*... q) { (q->result->value.emplace(keep_shape), ...); }, parts);
+    reserved_results<std::remove_cvref_t<decltype(parts)>> reserved{parts};
+    reserved.launched = std::apply([&](const auto*... q) { return launch_row_statistics(dst, e, axis, op, q...); }, parts);
+    return reserved.launched;
+#else
+    return false;
+#endif
+  }
+}
+
+}  // namespace xf::detail
