@@ -46,8 +46,8 @@ TEST_CASE("assignments together give the answers of assignments in order", "[gpu
 }
 
 // Expressions using reductions of their own rows (tests/common/row_statistics_cases.hpp): one
-// kernel per expression (rows of 1 to 5000 elements, 1 to 256 threads each, several rows a
-// block), and the general path.
+// kernel per expression (rows of 1 to 16384 elements held in registers, 1 to 1024 threads each,
+// several rows a block), and the general path (strided rows, longer rows, two axes, ...).
 #include "../common/row_statistics_cases.hpp"
 
 TEST_CASE("expressions using reductions of their rows", "[gpu][row_statistics]") {
@@ -56,6 +56,7 @@ TEST_CASE("expressions using reductions of their rows", "[gpu][row_statistics]")
   formulas_along_axes<xf::device, float, 2>({5000, 9});
   formulas_along_axes<xf::device, double, 3>({140, 3, 2049});
   formulas_along_axes<xf::device, float, 3>({150, 151, 1});
+  formulas_along_axes<xf::device, float, 2>({140, 16384});
   special_values<xf::device, float>();
   special_values<xf::device, double>();
   views_and_destinations<xf::device>();
@@ -68,7 +69,11 @@ TEST_CASE("which expressions using reductions of their rows run as one kernel", 
   const auto one_kernel = [&](const auto& e) { return xf::detail::rows_with_statistics(y, e, "test"); };
   CHECK(one_kernel(x / xf::lazy::sum(x, 1, xf::keepdims)));
   CHECK(one_kernel(xf::exp(x - xf::lazy::max(x, -1, xf::keepdims)) * xf::lazy::var(x, 1, xf::keepdims)));
-  CHECK(one_kernel(x / xf::lazy::sum(x, 0, xf::keepdims)));  // strided rows: 5000 columns of 300
+  CHECK_FALSE(one_kernel(x / xf::lazy::sum(x, 0, xf::keepdims)));  // rows strided in memory
+  const auto w = xf::asarray<float>(xf_test::uniform<float>(5000, 0.5, 2), {1, 5000});
+  CHECK_FALSE(one_kernel((x - xf::lazy::mean(x, 1, xf::keepdims)) * w / xf::lazy::max(x * w, 1, xf::keepdims)));  // x and w
+  const auto wd = xf::asarray<double>(xf_test::uniform<double>(5000, 0.5, 2), {1, 5000});
+  CHECK(one_kernel((x - xf::lazy::mean(x, 1, xf::keepdims)) * wd));  // x and a weight of another type
   CHECK_FALSE(one_kernel(x - xf::lazy::mean(x, 1, xf::keepdims) - xf::lazy::mean(x, 0, xf::keepdims)));  // two axes
   CHECK_FALSE(one_kernel(x - xf::lazy::mean(x)));                                                  // every axis
   CHECK(one_kernel(y - xf::lazy::mean(x, 1, xf::keepdims)));  // reads the destination where it writes
@@ -82,6 +87,6 @@ TEST_CASE("which expressions using reductions of their rows run as one kernel", 
   const xf::array<float, 2> z(long_rows.shape());
   CHECK_FALSE(xf::detail::rows_with_statistics(z, long_rows / xf::lazy::sum(long_rows, 1, xf::keepdims), "test"));
   // What did not run as one kernel reserved nothing: it still gives the right values.
-  const xf::array<float, 2> w = long_rows / xf::lazy::sum(long_rows, 1, xf::keepdims);
-  CHECK(std::abs(xf::sum(w, 1).get().at(7) - 1.0f) < 1e-4f);
+  const xf::array<float, 2> shares = long_rows / xf::lazy::sum(long_rows, 1, xf::keepdims);
+  CHECK(std::abs(xf::sum(shares, 1).get().at(7) - 1.0f) < 1e-4f);
 }

@@ -31,6 +31,21 @@ struct memory_leaf {
   XF_HD XF_FORCEINLINE T at(index_t p) const { return ptr[p]; }
 };
 
+// Reads element p of a reduction's result inside the expression that uses it (a described
+// reduction as an operand: reduce/row_statistics.hpp). Memory like memory_leaf, typed apart so
+// that the one-kernel rows know which leaves to read only once the statistics are stored.
+template <class T>
+struct statistic_leaf {
+  using value_type = T;
+  static constexpr bool in_memory = true;
+  const T* ptr;
+  XF_HD XF_FORCEINLINE T at(index_t p) const { return ptr[p]; }
+};
+template <class Leaf>
+inline constexpr bool is_statistic_leaf = false;
+template <class T>
+inline constexpr bool is_statistic_leaf<statistic_leaf<T>> = true;
+
 // arange: start + p * step. Integers are exact; floats are computed in double, then rounded once.
 template <class T>
 struct arange_leaf {

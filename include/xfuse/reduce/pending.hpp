@@ -69,7 +69,10 @@ struct pending_reduction {
     return out;
   }
   index_t size() const { return product(shape()); }
-  auto leaves() const { return eval().leaves(); }
+  auto leaves() const {
+    const result_type& r = eval();
+    return detail::make_tuple(leaf_record<statistic_leaf<value_type>, rank>{{r.data()}, r.shape(), r.strides(), 0, r.device_id()});
+  }
   template <int First>
   slot<First, value_type> evaluator() const {
     return {};

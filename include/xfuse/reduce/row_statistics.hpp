@@ -9,11 +9,12 @@
 // The expression and the reductions' inputs are zipped into one plan walking rows
 // (make_row_plan: one layout, so a row is the same elements for all of them); the reducers fold
 // side by side (reducers_together); row_statistics_kernel.cuh folds a row's statistics into the
-// reductions' result arrays, then writes its outputs. Anything else (host arrays, other axes or
-// shapes, a reduction already computed, a reduction of an expression that itself holds one, rows
-// longer than row_statistics_policy::max_row or too few to fill the GPU, a destination that other
-// elements read) takes the general path: each reduction runs when first needed (its own kernel,
-// a small result), then the element-wise kernel. Both give the same values.
+// reductions' result arrays, then writes its outputs from the row held in registers. Anything else
+// (host arrays, other axes or shapes, a reduction already computed, a reduction of an expression
+// that itself holds one, rows longer than a block holds (16384 floats) or fewer than the GPU's
+// multiprocessors, rows strided in memory, two arrays of one element type, a destination that
+// other elements read) takes the general path: each reduction runs when first needed (its own
+// kernel, a small result), then the element-wise kernel. Both give the same values.
 #pragma once
 
 #include <tuple>
@@ -99,6 +100,24 @@ int slot_reading(const Records& records, const void* data) {
   return found;
 }
 
+// Whether every leaf in memory steps by 0 or +-1 along the rows, and every statistic by 0 (it is
+// the same for the whole row: row_statistics_kernel reads it once).
+template <class Plan>
+bool rows_contiguous(const Plan& p) {
+  bool contiguous = true;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          using Leaf = tuple_element_t<K, typename Plan::leaves_type>;
+          const index_t step = p.reduced.stride[K][0];
+          if constexpr (is_statistic_leaf<Leaf>) contiguous = contiguous && (step == 0 || p.reduced.size == 1);
+          else if constexpr (Leaf::in_memory) contiguous = contiguous && step >= -1 && step <= 1;
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
+  return contiguous;
+}
+
 #if XF_CUDA_TU
 // The launch, once the reductions' results are reserved: false when the destination overlaps what
 // other elements read, or the rows do not fit a launch.
@@ -116,15 +135,18 @@ bool launch_row_statistics(const array<T, R, device>& dst, const E& e, int axis,
     stats.slot[i] = slot_reading(records, data);
     if (stats.slot[i++] < 0) return false;
   }
-  const int row_threads = row_statistics_threads(p.reduced.size);
-  const index_t rows_per_block = row_statistics_policy::block_threads / row_threads;
+  // Rows a block cannot hold, rows strided in memory (uncoalesced by a row's threads), or two
+  // arrays of one element type (one register set per type): the general path.
+  const int row_threads = row_statistics_threads<decltype(p)>(p.reduced.size);
+  if (row_threads == 0 || !rows_contiguous(p) || !held_shared(p)) return false;
+  const int block = row_threads < row_statistics_policy::block_threads ? row_statistics_policy::block_threads : row_threads;
+  const index_t rows_per_block = block / row_threads;
   const index_t blocks = (p.kept.size + rows_per_block - 1) / rows_per_block;
   if (blocks > INT_MAX) return false;
   const int cur = device::current_id();
   require_access(dst.device_id(), cur, op);
   require_leaf_access(p, all, cur, op);
-  row_statistics_kernel<<<static_cast<unsigned>(blocks), row_statistics_policy::block_threads, 0, current_slot(cur).handle>>>(
-      p, stats, row_threads);
+  row_statistics_kernel<<<static_cast<unsigned>(blocks), block, 0, current_slot(cur).handle>>>(p, stats, row_threads);
   XF_CUDA_CHECK(cudaGetLastError());
   return true;
 }
@@ -146,8 +168,8 @@ bool rows_with_statistics(const array<T, R, Space>& dst, const E& e, const char*
     const bool same_rows = std::apply(
         [&](const auto*... q) { return ((q->expr.shape() == shape && q->axes[0] == axis && !q->result->value) && ...); }, parts);
     if (!same_rows || e.shape() != shape || dst.size() == 0) return false;
-    const index_t n = shape[axis];
-    if (n > row_statistics_policy::max_row || dst.size() / n < device(dst.device_id()).multiprocessor_count()) return false;
+    // Fewer rows than multiprocessors leave the GPU idle: the general path splits long rows.
+    if (dst.size() / shape[axis] < device(dst.device_id()).multiprocessor_count()) return false;
     const nvtx_range range(op);
     auto keep_shape = shape;
     keep_shape[axis] = 1;

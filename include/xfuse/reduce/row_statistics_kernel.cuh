@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // One kernel for an expression and the reductions along one axis that it uses
-// (row_statistics.hpp): each row (the elements along the axis) is read by `row_threads` threads of
-// a block, which fold its statistics (every described reduction at once, reducers_together), store
-// them into the reductions' result arrays and, after a barrier, compute the row's outputs from the
-// expression, whose reductions are leaves reading those arrays. The second read of the row comes
-// from the cache the first read filled (a row of 16384 floats is 64 KiB), so memory sees about one
-// read and one write.
+// (row_statistics.hpp). Each row (the elements along the axis) is taken by `row_threads` threads
+// of a block, each holding up to H of the row's elements in registers: per element type, the
+// values of the first leaf held in memory (not a reduction's result), shared by every leaf of that
+// type, shared by every leaf of that type (x in `x / sum(x)` is read by two leaves and held once). The threads fold the row's statistics
+// (every described reduction at once, reducers_together), store them into the reductions' result
+// arrays, and after a barrier compute the row's outputs from the held values and the statistics:
+// one read and one write of memory, as the fused softmax (row_kernel.cuh).
 #pragma once
 
 #include <utility>
@@ -17,13 +18,39 @@
 namespace xf::detail {
 
 struct row_statistics_policy {
+  // Bytes of a row each thread holds per array (16 floats, 8 doubles), as row_policy's.
+  static constexpr int bytes_per_thread = 64;
+  // Threads of a block when a row takes fewer: several rows share the block.
   static constexpr int block_threads = 256;
-  // Elements of a row per thread below which a row takes fewer threads (and a block several rows).
-  static constexpr int min_elements_per_thread = 8;
-  // Longer rows take two passes (a reduction, then the element-wise kernel): the reread would
-  // leave the cache, and one block per row would leave most of the GPU idle.
-  static constexpr index_t max_row = 65536;
+  static constexpr int max_row_threads = 1024;
 };
+
+// Whether leaf K's values stay in registers between the two phases: memory, not a statistic.
+template <class Leaves, int K>
+inline constexpr bool held_leaf = tuple_element_t<K, Leaves>::in_memory && !is_statistic_leaf<tuple_element_t<K, Leaves>>;
+
+// The leaf whose registers leaf K reads: the first held leaf of K's type. The kernel runs only
+// when each held leaf reads what that one reads (held_shared, checked per launch; a test per
+// element cost 12% of the standardised rows' time).
+template <class Leaves, int K, int J = 0>
+constexpr int held_source() {
+  if constexpr (J >= K) return K;
+  else if constexpr (held_leaf<Leaves, J> && std::is_same_v<tuple_element_t<J, Leaves>, tuple_element_t<K, Leaves>>) return J;
+  else return held_source<Leaves, K, J + 1>();
+}
+
+// Elements of a row a thread holds: bytes_per_thread of the widest held leaf.
+template <class Leaves>
+inline constexpr int held_per_thread = [] {
+  std::size_t widest = 1;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    ((widest = held_leaf<Leaves, K> && sizeof(typename tuple_element_t<K, Leaves>::value_type) > widest
+                   ? sizeof(typename tuple_element_t<K, Leaves>::value_type)
+                   : widest),
+     ...);
+  }(std::make_integer_sequence<int, Leaves::size>{});
+  return static_cast<int>(row_statistics_policy::bytes_per_thread / widest);
+}();
 
 // Where the statistics of a row go: result array I of the reductions, at the position that the
 // expression's leaf `slot[I]` (reading that array) has for the row.
@@ -33,64 +60,190 @@ struct statistics_destinations {
   int slot[sizeof...(Out)];
 };
 
-// Reduced element r of the row whose leaf positions are `kept_pos`: the zipped expression's value
-// there (the expression's value first, then the reductions' inputs).
-template <class Plan>
-__device__ XF_FORCEINLINE auto zipped_value_at(const Plan& p, const index_t (&kept_pos)[Plan::slots], index_t r) {
-  index_t pos[Plan::slots];
+// The zipped expression's value at row element r (the expression's value first, then the
+// reductions' inputs): held leaves from the registers `held`, statistics from `row_stats` (the
+// row's values, read once after the barrier; before it they are not read), generators computed.
+template <bool Statistics, class Plan, class Held>
+__device__ XF_FORCEINLINE auto zipped_value(const Plan& p, const index_t (&kept_pos)[Plan::slots], const Held& held, index_t r,
+                                            const Held& row_stats) {
+  using Leaves = typename Plan::leaves_type;
+  return point_value<Leaves>(
+      p.fn,
+      [&](auto k) {
+        constexpr int K = decltype(k)::value;
+        using V = typename tuple_element_t<K, Leaves>::value_type;
+        constexpr int source = held_source<Leaves, K>();
+        const index_t pos = kept_pos[K] + p.reduced.base[K] + r * p.reduced.stride[K][0];
+        if constexpr (held_leaf<Leaves, K>) return get<source>(held);
+        else if constexpr (is_statistic_leaf<tuple_element_t<K, Leaves>>) return Statistics ? get<K>(row_stats) : V{};
+        else return get<K>(p.leaves).at(pos);
+      },
+      std::make_integer_sequence<int, Plan::L>{});
+}
+
+// The thread's share of a row: chunks of E consecutive elements, chunk c of the thread at
+// (c * row_threads + lane) * E, so that a warp's loads of one chunk are consecutive.
+struct row_share {
+  int lane, row_threads;
+  index_t n;
+  __device__ XF_FORCEINLINE index_t chunk_start(int c, int E) const { return (static_cast<index_t>(c) * row_threads + lane) * E; }
+};
+
+// Loads the held leaves' values of the thread's H elements into `held` (the first leaf of each
+// register set only): a 16-byte load per chunk where the leaf is contiguous along the row and
+// aligned, element by element otherwise and at the row's end.
+template <int H, class Plan, class Held>
+__device__ XF_FORCEINLINE void load_held(const Plan& p, const index_t (&kept_pos)[Plan::slots], const row_share& share, Held (&held)[H]) {
+  using Leaves = typename Plan::leaves_type;
+  constexpr int E = Plan::E;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          if constexpr (held_leaf<Leaves, K> && held_source<Leaves, K>() == K) {
+            using V = typename tuple_element_t<K, Leaves>::value_type;
+            const V* row = get<K>(p.leaves).ptr + kept_pos[K] + p.reduced.base[K];
+            const index_t stride = p.reduced.stride[K][0];
+            const bool vector = stride == 1 && reinterpret_cast<std::uintptr_t>(row) % (E * sizeof(V) < 16 ? E * sizeof(V) : 16) == 0;
 #pragma unroll
-  for (int k = 0; k < Plan::L; ++k) pos[k] = kept_pos[k] + p.reduced.base[k] + r * p.reduced.stride[k][0];
-  return value_at_positions(p.fn, p.leaves, pos, std::make_integer_sequence<int, Plan::L>{});
+            for (int c = 0; c < H / E; ++c) {
+              const index_t r0 = share.chunk_start(c, E);
+              if (vector && r0 + E <= share.n) {
+                V v[E];
+                load_vector<V, E>(row + r0, v);
+#pragma unroll
+                for (int e = 0; e < E; ++e) get<K>(held[c * E + e]) = v[e];
+              } else {
+#pragma unroll
+                for (int e = 0; e < E; ++e)
+                  if (r0 + e < share.n) get<K>(held[c * E + e]) = row[(r0 + e) * stride];
+              }
+            }
+          }
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
+}
+
+// A trivially copyable value exchanged between lanes `offset` apart, 32 bits at a time.
+template <class T>
+__device__ XF_FORCEINLINE T shuffle_xor(const T& v, int offset) {
+  constexpr int words = (static_cast<int>(sizeof(T)) + 3) / 4;
+  unsigned w[words] = {};
+  __builtin_memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (int i = 0; i < words; ++i) w[i] = __shfl_xor_sync(0xffffffffu, w[i], offset);
+  T r;
+  __builtin_memcpy(&r, w, sizeof(T));
+  return r;
+}
+
+// The row's accumulators folded over its threads (a power of two, aligned in the block): by
+// shuffles within a warp, then across the row's warps through shared memory. Every thread of the
+// block calls it; every thread of a row gets the row's total.
+template <class Plan>
+__device__ XF_FORCEINLINE typename Plan::acc_type fold_over_row(const Plan& p, typename Plan::acc_type acc, int row_threads,
+                                                               typename Plan::acc_type* scratch) {
+#pragma unroll
+  for (int offset = 16; offset > 0; offset /= 2)
+    if (offset < row_threads) acc = p.op.combine(acc, shuffle_xor(acc, offset));
+  if (row_threads <= 32) return acc;
+  const int warp = static_cast<int>(threadIdx.x) / 32, warps = row_threads / 32, first = warp / warps * warps;
+  if (threadIdx.x % 32 == 0) scratch[warp] = acc;
+  __syncthreads();
+  acc = scratch[first];
+  for (int w = 1; w < warps; ++w) acc = p.op.combine(acc, scratch[first + w]);
+  return acc;
 }
 
 template <class Plan, class Destinations>
-__global__ void __launch_bounds__(row_statistics_policy::block_threads)
+__global__ void __launch_bounds__(row_statistics_policy::max_row_threads)
     row_statistics_kernel(const __grid_constant__ Plan p, const __grid_constant__ Destinations stats, int row_threads) {
+  using Leaves = typename Plan::leaves_type;
   using Acc = typename Plan::acc_type;
-  constexpr int threads = row_statistics_policy::block_threads;
-  __shared__ alignas(16) unsigned char raw[threads * sizeof(Acc)];
-  Acc* folded = reinterpret_cast<Acc*>(raw);
-  const int t = static_cast<int>(threadIdx.x), lane = t % row_threads;
-  const index_t o = static_cast<index_t>(blockIdx.x) * (threads / row_threads) + t / row_threads;
-  const index_t n = p.reduced.size;
+  using Out = typename Plan::out_type;
+  constexpr int H = held_per_thread<Leaves>, E = Plan::E;
+  static_assert(H % E == 0, "xf: a thread's held elements are whole chunks");
+  using Held = decltype([]<int... K>(std::integer_sequence<int, K...>) {
+    return tuple<typename tuple_element_t<K, Leaves>::value_type...>{};
+  }(std::make_integer_sequence<int, Plan::L>{}));
+  __shared__ Acc scratch[row_statistics_policy::max_row_threads / 32];
+  const int t = static_cast<int>(threadIdx.x);
+  const row_share share{t % row_threads, row_threads, p.reduced.size};
+  const index_t o = static_cast<index_t>(blockIdx.x) * (blockDim.x / row_threads) + t / row_threads;
   const bool live = o < p.kept.size;  // the block's last rows may not exist; their threads still fold
   index_t kept_pos[Plan::slots] = {}, out_pos = 0;
   if (live) layout_positions(p.kept, p.kept_narrow, o, kept_pos, out_pos);
 
-  // The statistics: each thread folds every row_threads-th element, then the row's threads fold.
+  // The row's elements, loaded once and folded into the statistics.
+  Held held[H];
+  if (live) load_held<H>(p, kept_pos, share, held);
   Acc acc = p.op.identity();
-  if (live) {
-#pragma unroll 4
-    for (index_t r = lane; r < n; r += row_threads) acc = p.op.combine(acc, mapped_linear(p, kept_pos, r));
+#pragma unroll
+  for (int i = 0; i < H; ++i) {
+    const index_t r = share.chunk_start(i / E, E) + i % E;
+    if (live && r < share.n) acc = p.op.combine(acc, p.op.map(zipped_value<false>(p, kept_pos, held[i], r, held[i]), r));
   }
-  folded[t] = acc;
-  __syncthreads();
-  for (int width = row_threads / 2; width > 0; width /= 2) {
-    if (lane < width) folded[t] = p.op.combine(folded[t], folded[t + width]);
-    __syncthreads();
-  }
-  if (live && lane == 0) {
-    const auto results = p.op.finish(folded[t], n);
+  acc = fold_over_row(p, acc, row_threads, scratch);
+  if (live && share.lane == 0) {
+    const auto results = p.op.finish(acc, share.n);
     [&]<int... I>(std::integer_sequence<int, I...>) {
       ((get<I>(stats.to)[kept_pos[stats.slot[I]]] = get<I>(results)), ...);
     }(std::make_integer_sequence<int, std::remove_cvref_t<decltype(results)>::size>{});
   }
   __syncthreads();  // the statistics are stored and visible to the block
 
-  // The outputs: the expression reads the row again and its statistics.
+  // The outputs, from the held values and the statistics. A statistic is the same along the row
+  // (the host checks its step is 0): read once, so that what the expression computes from the
+  // statistics alone (sqrt(var + eps)) is computed once per thread.
   if (!live) return;
+  Held row_stats;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          if constexpr (is_statistic_leaf<tuple_element_t<K, Leaves>>) get<K>(row_stats) = get<K>(p.leaves).at(kept_pos[K]);
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
   const index_t step = p.reduced.out_stride[0];
-#pragma unroll 4
-  for (index_t r = lane; r < n; r += row_threads) p.out[out_pos + r * step] = get<0>(zipped_value_at(p, kept_pos, r));
+  Out* const row_out = p.out + out_pos;
+  constexpr int width = E * static_cast<int>(sizeof(Out)) < 16 ? E * static_cast<int>(sizeof(Out)) : 16;
+  const bool vector = step == 1 && reinterpret_cast<std::uintptr_t>(row_out) % width == 0;
+#pragma unroll
+  for (int c = 0; c < H / E; ++c) {
+    const index_t r0 = share.chunk_start(c, E);
+    if (r0 >= share.n) break;
+    Out r[E];
+#pragma unroll
+    for (int e = 0; e < E; ++e)
+      if (r0 + e < share.n) r[e] = get<0>(zipped_value<true>(p, kept_pos, held[c * E + e], r0 + e, row_stats));
+    if (vector && r0 + E <= share.n) {
+      store_vector<Out, E>(row_out + r0, r);
+    } else {
+#pragma unroll
+      for (int e = 0; e < E; ++e)
+        if (r0 + e < share.n) row_out[(r0 + e) * step] = r[e];
+    }
+  }
 }
 
-// Threads per row: a power of two, about min_elements_per_thread elements each, at most a block.
-inline int row_statistics_threads(index_t n) {
+// Whether every held leaf reads what the first held leaf of its type reads: then one register set
+// per type holds the row. (Two arrays of one type, as x and a weight, take the general path.)
+template <class Plan>
+bool held_shared(const Plan& p) {
+  using Leaves = typename Plan::leaves_type;
+  return [&]<int... K>(std::integer_sequence<int, K...>) {
+    return ((!held_leaf<Leaves, K> || p.alias[K] == held_source<Leaves, K>()) && ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
+}
+
+// Threads per row (a power of two) for rows of n elements: enough to hold the row, or 0 when a
+// row is longer than a block can hold.
+template <class Plan>
+int row_statistics_threads(index_t n) {
+  constexpr int H = held_per_thread<typename Plan::leaves_type>;
   int threads = 1;
-  while (threads < row_statistics_policy::block_threads &&
-         static_cast<index_t>(threads) * row_statistics_policy::min_elements_per_thread < n)
-    threads *= 2;
-  return threads;
+  while (threads < row_statistics_policy::max_row_threads && static_cast<index_t>(threads) * H < n) threads *= 2;
+  return static_cast<index_t>(threads) * H < n ? 0 : threads;
 }
 
 }  // namespace xf::detail
