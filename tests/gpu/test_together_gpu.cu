@@ -76,7 +76,8 @@ TEST_CASE("which expressions using reductions of their rows run as one kernel", 
   CHECK(one_kernel((x - xf::lazy::mean(x, 1, xf::keepdims)) * wd));  // x and a weight of another type
   CHECK_FALSE(one_kernel(x - xf::lazy::mean(x, 1, xf::keepdims) - xf::lazy::mean(x, 0, xf::keepdims)));  // two axes
   CHECK_FALSE(one_kernel(x - xf::lazy::mean(x)));                                                  // every axis
-  CHECK(one_kernel(y - xf::lazy::mean(x, 1, xf::keepdims)));  // reads the destination where it writes
+  CHECK(one_kernel(y - xf::lazy::mean(y, 1, xf::keepdims)));         // reads the destination where it writes
+  CHECK_FALSE(one_kernel(y - xf::lazy::mean(x, 1, xf::keepdims)));   // x and y: two arrays of one type
   const auto few = xf::asarray<float>(xf_test::uniform<float>(64 * 5000, 0.5, 8), {64, 5000});
   const xf::array<float, 2> f(few.shape());
   CHECK_FALSE(xf::detail::rows_with_statistics(f, few / xf::lazy::sum(few, 1, xf::keepdims), "test"));  // 64 rows: too few
