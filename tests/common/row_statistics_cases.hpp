@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <xfuse/complex.hpp>
 #include <xfuse/reduce.hpp>
 
 #include "check.hpp"
@@ -237,6 +238,75 @@ void general_path() {
   const auto empty = xf::asarray<float, Space>(std::vector<float>{}, {300, 0});
   xf::array<float, 2, Space> e = empty / xf::lazy::sum(empty, 1, xf::keepdims);
   REQUIRE(e.shape() == xf::dims<2>{300, 0});
+}
+
+// A destination reversed along the rows, one reduction used twice, an xf::assign that changes the
+// reduction's input before the reduction is needed, integers with an int64 sum, argmax as an
+// operand, and complex values.
+template <class Space>
+void orders_and_kinds() {
+  const index_t m = 300, n = 77;
+  const auto v = uniform<float>(static_cast<std::size_t>(m * n), 0.5, 8);
+  const auto x = xf::asarray<float, Space>(v, {m, n});
+  const auto centred = reference(v, {m, n}, 1, formula::subtract_mean);
+  // Reversed destination: row i of y is row i of x - mean, backwards.
+  const xf::array<float, 2, Space> y({m, n});
+  y(xf::all, xf::slice(xf::_, xf::_, -1)).assign(x - xf::lazy::mean(x, 1, xf::keepdims));
+  const auto got = xf::to_host(y);
+  std::vector<float> want(got.size());
+  for (index_t i = 0; i < m; ++i)
+    for (index_t k = 0; k < n; ++k) want[static_cast<std::size_t>(i * n + n - 1 - k)] = centred[static_cast<std::size_t>(i * n + k)];
+  require_all_close(got, want, 0.0, 2e-4, "a destination reversed along the rows");
+  // (x - mean) / mean, the mean used twice.
+  const auto mean = xf::lazy::mean(x, 1, xf::keepdims);
+  const auto means = row_means(v, {m, n}, 1);
+  xf::array<float, 2, Space> relative = (x - mean) / mean;
+  std::vector<float> want_relative(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) want_relative[i] = centred[i] / means[i / static_cast<std::size_t>(n)];
+  require_all_close(xf::to_host(relative), want_relative, 1e-4, 1e-5, "(x - mean) / mean");
+  // xf::assign in order: the mean is of x after the first assignment doubled it.
+  auto x2 = xf::asarray<float, Space>(v, {m, n});
+  const xf::array<float, 2, Space> z({m, n});
+  const auto mean2 = xf::lazy::mean(x2, 1, xf::keepdims);
+  xf::assign(xf::into(x2) = x2 * 2.0f, xf::into(z) = x2 - mean2);
+  std::vector<float> doubled(centred.size());
+  for (std::size_t i = 0; i < centred.size(); ++i) doubled[i] = 2 * centred[i];
+  require_all_close(xf::to_host(z), doubled, 0.0, 4e-4, "xf::assign(x = 2x, z = x - mean(x))");
+  // int8 rows minus their int64 sums: exact.
+  const auto iv = uniform<std::int8_t>(static_cast<std::size_t>(m * n), -100, 100);
+  const auto xi = xf::asarray<std::int8_t, Space>(iv, {m, n});
+  xf::array<std::int64_t, 2, Space> di = xi - xf::lazy::sum(xi, 1, xf::keepdims);
+  const auto dih = xf::to_host(di);
+  for (index_t i = 0; i < m; i += 13) {
+    std::int64_t sum = 0;
+    for (index_t k = 0; k < n; ++k) sum += iv[static_cast<std::size_t>(i * n + k)];
+    for (index_t k = 0; k < n; ++k) REQUIRE(dih[static_cast<std::size_t>(i * n + k)] == iv[static_cast<std::size_t>(i * n + k)] - sum);
+  }
+  // x + argmax(x, 1): the index of each row's first maximum.
+  xf::array<double, 2, Space> shifted = x + xf::lazy::argmax(x, 1, xf::keepdims);
+  const auto sh = xf::to_host(shifted);
+  for (index_t i = 0; i < m; i += 7) {
+    index_t best = 0;
+    for (index_t k = 1; k < n; ++k)
+      if (v[static_cast<std::size_t>(i * n + k)] > v[static_cast<std::size_t>(i * n + best)]) best = k;
+    REQUIRE(sh[static_cast<std::size_t>(i * n + 3)] == static_cast<double>(v[static_cast<std::size_t>(i * n + 3)]) + static_cast<double>(best));
+  }
+  // Complex rows minus their means.
+  using C = xf::complex128;
+  std::vector<C> cv(static_cast<std::size_t>(m * n));
+  const auto re = uniform<double>(cv.size(), -2, 2), im = uniform<double>(cv.size(), -2, 2);
+  for (std::size_t i = 0; i < cv.size(); ++i) cv[i] = C(re[i], im[i]);
+  const auto xc = xf::asarray<C, Space>(cv, {m, n});
+  xf::array<C, 2, Space> dc = xc - xf::lazy::mean(xc, 1, xf::keepdims);
+  const auto dch = xf::to_host(dc);
+  for (index_t i = 0; i < m; i += 11) {
+    C sum(0, 0);
+    for (index_t k = 0; k < n; ++k) sum += cv[static_cast<std::size_t>(i * n + k)];
+    const C want_c = cv[static_cast<std::size_t>(i * n + 5)] - sum / static_cast<double>(n);
+    const C got_c = dch[static_cast<std::size_t>(i * n + 5)];
+    REQUIRE(std::fabs(got_c.real() - want_c.real()) < 1e-12);
+    REQUIRE(std::fabs(got_c.imag() - want_c.imag()) < 1e-12);
+  }
 }
 
 }  // namespace xf_test::row_statistics

@@ -61,6 +61,7 @@ TEST_CASE("expressions using reductions of their rows", "[gpu][row_statistics]")
   special_values<xf::device, double>();
   views_and_destinations<xf::device>();
   general_path<xf::device>();
+  orders_and_kinds<xf::device>();
 }
 
 TEST_CASE("which expressions using reductions of their rows run as one kernel", "[gpu][row_statistics]") {
@@ -81,6 +82,10 @@ TEST_CASE("which expressions using reductions of their rows run as one kernel", 
   const auto few = xf::asarray<float>(xf_test::uniform<float>(64 * 5000, 0.5, 8), {64, 5000});
   const xf::array<float, 2> f(few.shape());
   CHECK_FALSE(xf::detail::rows_with_statistics(f, few / xf::lazy::sum(few, 1, xf::keepdims), "test"));  // 64 rows: too few
+  const auto twice = xf::lazy::mean(x, 1, xf::keepdims);
+  CHECK(one_kernel((x - twice) / twice));  // one reduction used twice
+  CHECK_FALSE(xf::detail::rows_with_statistics(y(xf::all, xf::slice(xf::_, xf::_, -1)),
+                                               x - xf::lazy::mean(x, 1, xf::keepdims), "test"));  // destination reversed
   const auto done = xf::lazy::mean(x, 1, xf::keepdims);
   const xf::array<float, 2> first = x - done;
   CHECK_FALSE(one_kernel(x - done));  // already computed: read

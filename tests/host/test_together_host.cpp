@@ -47,6 +47,7 @@ TEST_CASE("expressions using reductions of their rows: host arrays", "[host][row
   xf_test::row_statistics::special_values<xf::host, float>();
   xf_test::row_statistics::views_and_destinations<xf::host>();
   xf_test::row_statistics::general_path<xf::host>();
+  xf_test::row_statistics::orders_and_kinds<xf::host>();
   // Host arrays never take the device kernel.
   const auto x = xf::asarray<float, xf::host>(std::vector<float>(600, 1.0f), {200, 3});
   const xf::array<float, 2, xf::host> y(x.shape());

@@ -5,8 +5,12 @@
 //
 // It is also an expression: an operand of element-wise work (`x - xf::lazy::mean(x, 1,
 // xf::keepdims)`), where it is one leaf, its result. Like xf::matmul's lazy product, the reduction
-// runs the first time it is needed and every later use reads that result; written into a device
-// array with the reduction's rows (row_statistics.hpp), it runs in the same kernel as its consumer.
+// runs the first time it is needed and every later use reads that result (an array made from it
+// shares that result's memory); written into a device array with the reduction's rows
+// (row_statistics.hpp), it runs in the same kernel as its consumer, its result then equal to the
+// eager one up to the rounding of a different summation order. Copies of a description share the
+// result: use them from one host thread, and read the result on the stream that computed it or
+// after synchronising, as for any array.
 #pragma once
 
 #include <array>

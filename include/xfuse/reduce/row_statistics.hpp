@@ -14,7 +14,8 @@
 // that itself holds one, rows longer than a block holds (16384 floats) or fewer than the GPU's
 // multiprocessors, rows strided in memory, two arrays of one element type, a destination that
 // other elements read) takes the general path: each reduction runs when first needed (its own
-// kernel, a small result), then the element-wise kernel. Both give the same values.
+// kernel, a small result), then the element-wise kernel. Both give the same values up to the
+// rounding of a different summation order.
 #pragma once
 
 #include <tuple>
@@ -167,14 +168,15 @@ bool rows_with_statistics(const array<T, R, Space>& dst, const E& e, const char*
     const int axis = std::get<0>(parts)->axes[0];
     const bool same_rows = std::apply(
         [&](const auto*... q) { return ((q->expr.shape() == shape && q->axes[0] == axis && !q->result->value) && ...); }, parts);
-    if (!same_rows || e.shape() != shape || dst.size() == 0) return false;
+    // A destination walked backwards along the rows would make the row plan flip them.
+    if (!same_rows || e.shape() != shape || dst.size() == 0 || dst.strides()[axis] < 0) return false;
     // Fewer rows than multiprocessors leave the GPU idle: the general path splits long rows.
     if (dst.size() / shape[axis] < device(dst.device_id()).multiprocessor_count()) return false;
     const nvtx_range range(op);
     auto keep_shape = shape;
     keep_shape[axis] = 1;
+    reserved_results<std::remove_cvref_t<decltype(parts)>> reserved{parts};  // first: an allocation may throw
     std::apply([&](const auto*... q) { (q->result->value.emplace(keep_shape), ...); }, parts);
-    reserved_results<std::remove_cvref_t<decltype(parts)>> reserved{parts};
     reserved.launched = std::apply([&](const auto*... q) { return launch_row_statistics(dst, e, axis, op, q...); }, parts);
     return reserved.launched;
 #else

@@ -39,7 +39,7 @@ constexpr int held_source() {
   else return held_source<Leaves, K, J + 1>();
 }
 
-// Elements of a row a thread holds: bytes_per_thread of the widest held leaf.
+// Elements of a row a thread holds: bytes_per_thread of the widest held leaf, at most 16.
 template <class Leaves>
 inline constexpr int held_per_thread = [] {
   std::size_t widest = 1;
@@ -49,7 +49,8 @@ inline constexpr int held_per_thread = [] {
                    : widest),
      ...);
   }(std::make_integer_sequence<int, Leaves::size>{});
-  return static_cast<int>(row_statistics_policy::bytes_per_thread / widest);
+  // At most 16: an element takes a register however narrow it is.
+  return row_statistics_policy::bytes_per_thread / widest < 16 ? static_cast<int>(row_statistics_policy::bytes_per_thread / widest) : 16;
 }();
 
 // Where the statistics of a row go: result array I of the reductions, at the position that the
@@ -166,7 +167,9 @@ __global__ void __launch_bounds__(row_statistics_policy::max_row_threads)
   using Held = decltype([]<int... K>(std::integer_sequence<int, K...>) {
     return tuple<typename tuple_element_t<K, Leaves>::value_type...>{};
   }(std::make_integer_sequence<int, Plan::L>{}));
-  __shared__ Acc scratch[row_statistics_policy::max_row_threads / 32];
+  // Raw bytes: an accumulator of complex values has a constructor, which __shared__ forbids.
+  __shared__ alignas(16) unsigned char raw[row_statistics_policy::max_row_threads / 32 * sizeof(Acc)];
+  Acc* const scratch = reinterpret_cast<Acc*>(raw);
   const int t = static_cast<int>(threadIdx.x);
   const row_share share{t % row_threads, row_threads, p.reduced.size};
   const index_t o = static_cast<index_t>(blockIdx.x) * (blockDim.x / row_threads) + t / row_threads;
