@@ -195,6 +195,24 @@ auto make_row_plan(const E& e, int axis, const Op& op, typename Op::out_type* ou
   return p;
 }
 
+// Whether every leaf held in memory steps by 0 or +-1 along the layout's dimension `d` (of the
+// reduced layout: along the row; of the kept layout's innermost: across neighbouring rows).
+template <class Plan, class Layout>
+bool leaves_adjacent(const Layout& lay, int d) {
+  bool adjacent = true;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          if constexpr (tuple_element_t<K, typename Plan::leaves_type>::in_memory) {
+            const index_t s = lay.stride[K][d];
+            adjacent = adjacent && s >= -1 && s <= 1;
+          }
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
+  return adjacent;
+}
+
 // Host rows: each row's values into a buffer, then its statistics (in the compute type, in
 // order), then its outputs.
 template <row_result What, class Plan, class Affine>

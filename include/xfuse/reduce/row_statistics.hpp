@@ -101,22 +101,14 @@ int slot_reading(const Records& records, const void* data) {
   return found;
 }
 
-// Whether every leaf in memory steps by 0 or +-1 along the rows, and every statistic by 0 (it is
-// the same for the whole row: row_statistics_kernel reads it once).
+// Whether the rows are contiguous (leaves_adjacent) and every statistic is the same along its row
+// (step 0: row_statistics_kernel reads it once).
 template <class Plan>
 bool rows_contiguous(const Plan& p) {
-  bool contiguous = true;
-  [&]<int... K>(std::integer_sequence<int, K...>) {
-    (
-        [&] {
-          using Leaf = tuple_element_t<K, typename Plan::leaves_type>;
-          const index_t step = p.reduced.stride[K][0];
-          if constexpr (is_statistic_leaf<Leaf>) contiguous = contiguous && (step == 0 || p.reduced.size == 1);
-          else if constexpr (Leaf::in_memory) contiguous = contiguous && step >= -1 && step <= 1;
-        }(),
-        ...);
+  const bool constant_statistics = [&]<int... K>(std::integer_sequence<int, K...>) {
+    return ((!is_statistic_leaf<tuple_element_t<K, typename Plan::leaves_type>> || p.reduced.stride[K][0] == 0 || p.reduced.size == 1) && ...);
   }(std::make_integer_sequence<int, Plan::L>{});
-  return contiguous;
+  return constant_statistics && leaves_adjacent<Plan>(p.reduced, 0);
 }
 
 #if XF_CUDA_TU
