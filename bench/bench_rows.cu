@@ -9,7 +9,9 @@
 // Several reductions in one pass (xf::eval of xf::lazy reductions) against the same reductions run
 // one after another (composed_ms), and for a full reduction against the read bandwidth of
 // cub::DeviceReduce::Sum over the same array (vs_read); several assignments in one kernel against
-// the same assignments one after another.
+// the same assignments one after another. An expression using a running sum (xf::lazy::cumsum) in
+// the scan's kernel against the same expression over the eager cumsum (composed_ms), and for one
+// line against cub::DeviceScan::InclusiveSum of the same array (vs_cub_scan: the same bytes moved).
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -17,6 +19,7 @@
 #include <cub/cub.cuh>
 #include <xfuse/norm.hpp>
 #include <xfuse/reduce.hpp>
+#include <xfuse/scan.hpp>
 #include <xfuse/softmax.hpp>
 
 #include "bench_util.cuh"
@@ -224,8 +227,43 @@ void statistics_in_rows(benchmark::State& state) {
   state.counters["vs_composed"] = composed_ms / ms;
 }
 
+// y = x - cumsum(x) / n over 1e8 floats (Axis -1), or y = A - cumsum(A, Axis) / n of an 8192^2 A.
+template <int Axis>
+void consumer_of_scan(benchmark::State& state) {
+  constexpr xf::index_t side = 8192, count = Axis < 0 ? 100'000'000 : side * side;
+  // Values in {-1, 0, 1}: running sums stay far below 2^24, exact in float in any order.
+  const xf::array<float, 1> x = xf::rint(random_array<float>(count));
+  const auto a = x.reshape({side, count / side});
+  const xf::array<float, 1> r(x.shape()), c(x.shape());
+  const auto r2 = r.reshape(a.shape()), c2 = c.reshape(a.shape());
+  const float n = Axis < 0 ? static_cast<float>(count) : static_cast<float>(side);
+  double ms = 0, composed_ms = 0;
+  if constexpr (Axis < 0) {
+    ms = median_ms([&] { r.assign(x - xf::lazy::cumsum(x) / n); });
+    composed_ms = median_ms([&] { c.assign(x - xf::cumsum(x) / n); });
+  } else {
+    ms = median_ms([&] { r2.assign(a - xf::lazy::cumsum(a, Axis) / n); });
+    composed_ms = median_ms([&] { c2.assign(a - xf::cumsum(a, Axis) / n); });
+  }
+  require_small(xf::max(xf::abs(r - c)).item(), 0, "x - cumsum(x) / n");
+  report(state, ms, static_cast<double>(count) * 8);
+  state.counters["composed_ms"] = composed_ms;
+  state.counters["vs_composed"] = composed_ms / ms;
+  if constexpr (Axis < 0) {
+    const cudaStream_t s = xf::current_stream().handle();
+    std::size_t bytes = 0;
+    check(cub::DeviceScan::InclusiveSum(nullptr, bytes, x.data(), c.data(), count, s), "scan size");
+    const xf::array<unsigned char, 1> temp({static_cast<xf::index_t>(bytes)});
+    const double cub = median_ms([&] { check(cub::DeviceScan::InclusiveSum(temp.data(), bytes, x.data(), c.data(), count, s), "scan"); });
+    state.counters["vs_cub_scan"] = cub / ms;
+  }
+}
+
 }  // namespace
 
+BENCHMARK_TEMPLATE(consumer_of_scan, -1)->Name("general/x-cumsum(x)/n/f32/1e8")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(consumer_of_scan, 1)->Name("general/A-cumsum(A,1)/n/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(consumer_of_scan, 0)->Name("general/A-cumsum(A,0)/n/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(statistics_in_rows, general::divide_by_sum, 8192, 8192)->Name("general/x/sum(x,1,kd)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(statistics_in_rows, general::subtract_mean, 8192, 8192)->Name("general/x-mean(x,1,kd)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(statistics_in_rows, general::standardise, 8192, 8192)->Name("general/(x-mean)/sqrt(var+eps)/f32/8192^2")->UseManualTime()->Iterations(1);

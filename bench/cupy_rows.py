@@ -61,6 +61,14 @@ def main(out_path):
     del short
     mid = cp.random.uniform(0.5, 8, (65536, 1024)).astype(cp.float32)
     results["general/x/sum(x,1,kd)/f32/65536x1024"] = {"ms": median_ms(lambda: mid / mid.sum(1, keepdims=True))}
+    del mid
+    # An expression using a running sum (a scan kernel, then an element-wise kernel).
+    x = cp.floor(cp.random.uniform(0, 3, 100_000_000)).astype(cp.float32) - 1
+    results["general/x-cumsum(x)/n/f32/1e8"] = {"ms": median_ms(lambda: x - cp.cumsum(x) / x.size)}
+    del x
+    a = cp.floor(cp.random.uniform(0, 3, (8192, 8192))).astype(cp.float32) - 1
+    results["general/A-cumsum(A,1)/n/f32/8192^2"] = {"ms": median_ms(lambda: a - cp.cumsum(a, 1) / 8192)}
+    results["general/A-cumsum(A,0)/n/f32/8192^2"] = {"ms": median_ms(lambda: a - cp.cumsum(a, 0) / 8192)}
     with open(out_path, "w") as f:
         json.dump({"device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), "results": results}, f, indent=1)
     for k, v in results.items():

@@ -60,6 +60,14 @@ def main(out_path):
     mid = torch.rand(65536, 1024, device=dev) * 7.5 + 0.5
     case(results, "general/x/sum(x,1,kd)/f32/65536x1024", lambda u: u / u.sum(1, keepdim=True), mid)
     del mid
+    # An expression using a running sum.
+    x = torch.rand(100_000_000, device=dev).mul(3).floor().sub(1)
+    case(results, "general/x-cumsum(x)/n/f32/1e8", lambda u: u - torch.cumsum(u, 0) / u.shape[0], x)
+    del x
+    a = torch.rand(side, side, device=dev).mul(3).floor().sub(1)
+    case(results, "general/A-cumsum(A,1)/n/f32/8192^2", lambda u: u - torch.cumsum(u, 1) / side, a)
+    case(results, "general/A-cumsum(A,0)/n/f32/8192^2", lambda u: u - torch.cumsum(u, 0) / side, a)
+    del a
     with open(out_path, "w") as f:
         json.dump({"device": torch.cuda.get_device_name(), "torch": torch.__version__, "results": results}, f, indent=1)
     for k, v in results.items():

@@ -2,13 +2,15 @@
 // Cumulative sums and products (NumPy's cumsum, cumprod) of any expression: along one axis (the
 // result has the input's shape) or, with no axis, over the flattened input in C order (a 1-D
 // result). NumPy's result types (int8 accumulates in int64), or a `Dtype` given as the first
-// template argument. Device scans run on CUB (scan/device.cuh), in stream order.
+// template argument. Device scans run on CUB (scan/device.cuh), in stream order. xf::lazy::cumsum
+// describes a scan for use inside an expression (scan/pending.hpp, scan/consumer.hpp).
 #pragma once
 
 #include <string>
 
 #include "reduce.hpp"
 #include "scan/device.cuh"
+#include "scan/pending.hpp"
 
 namespace xf {
 namespace detail {
@@ -27,11 +29,13 @@ void scan_host(const Plan& p, index_t step) {
   }
 }
 
-// The plan of scanning `e` along `axis`, or over its flattening when axis < 0, into `out`, a fresh
-// C-ordered array of e's shape (or 1-D). Both layouts keep every axis (extent 1 where they do not
-// walk), so the flattened and the per-axis scan share one plan type.
+// The plan of scanning `e` along `axis`, or over its flattening when axis < 0, into `out`, an
+// array of e's shape with `result_strides` (a fresh C-ordered array, or a consumer's destination),
+// or for a flattened scan a fresh 1-D array (strides C-ordered over e's shape). Both layouts keep
+// every axis (extent 1 where they do not walk), so the flattened and the per-axis scan share one
+// plan type.
 template <class Op, class E>
-auto make_scan_plan(const E& e, int axis, const Op& op, typename Op::out_type* out) {
+auto make_scan_plan(const E& e, int axis, const Op& op, typename Op::out_type* out, const dims<rank_v<E>>& result_strides) {
   constexpr int R = rank_v<E>;
   const auto records = e.leaves();
   using Records = std::remove_cvref_t<decltype(records)>;
@@ -39,7 +43,6 @@ auto make_scan_plan(const E& e, int axis, const Op& op, typename Op::out_type* o
   using Fn = decltype(e.template evaluator<0>());
   using Plan = reduce_plan<Fn, typename descs_of<Records>::type, Op, R, R>;
   const auto shape = e.shape();
-  const auto result_strides = c_strides(shape);
   dims<R> kept_shape{}, line_shape{};
   for (int d = 0; d < R; ++d) {
     const bool along = axis < 0 || d == axis;
@@ -63,7 +66,7 @@ template <bool Flat, class Op, class E, class Result>
 void scan_into(const E& e, int axis, const Op& op, Result& result, const char* name) {
   if (result.size() == 0) return;
   const nvtx_range range(name);
-  const auto p = make_scan_plan(e, axis, op, result.data());
+  const auto p = make_scan_plan(e, axis, op, result.data(), c_strides(e.shape()));
   // Running total r of a line goes r * step past the line's start in the result.
   const index_t step = axis < 0 ? 1 : c_strides(e.shape())[axis];
   if constexpr (std::is_same_v<resolved_space_t<space_t<E>>, device>) {
@@ -100,6 +103,20 @@ auto scan_axis(const E& e, int axis, const char* name) {
   return result;
 }
 
+template <class Maker, class Dtype, class E>
+auto defer_scan_flat(const E& e, const char* name) {
+  const auto op = Maker::template make<Dtype, value_t<E>>();
+  return pending_scan<E, std::remove_cvref_t<decltype(op)>, true>{e, op, 0, name};
+}
+
+template <class Maker, class Dtype, class E>
+auto defer_scan_axis(const E& e, int axis, const char* name) {
+  static_assert(rank_v<E> >= 1, "xf::lazy::cumsum/cumprod: a 0-d array has no axis; call it without one");
+  const auto op = Maker::template make<Dtype, value_t<E>>();
+  const int axes[1] = {axis};
+  return pending_scan<E, std::remove_cvref_t<decltype(op)>, false>{e, op, normalize_axes(axes, e.shape(), name)[0], name};
+}
+
 }  // namespace detail
 
 // Running sums: xf::cumsum(x) over the flattened x, xf::cumsum(x, axis) along one axis.
@@ -122,4 +139,28 @@ auto cumprod(const E& e, int axis) {
   return detail::scan_axis<detail::prod_maker, Dtype>(e, axis, "xf::cumprod");
 }
 
+// Described scans: operands of element-wise expressions (`x - xf::lazy::cumsum(x) / n`), run in
+// the kernel of the expression that uses them where it can (scan/consumer.hpp), else first.
+namespace lazy {
+template <class Dtype = void, expression E>
+auto cumsum(const E& e) {
+  return detail::defer_scan_flat<detail::sum_maker, Dtype>(e, "xf::lazy::cumsum");
+}
+template <class Dtype = void, expression E>
+auto cumsum(const E& e, int axis) {
+  return detail::defer_scan_axis<detail::sum_maker, Dtype>(e, axis, "xf::lazy::cumsum");
+}
+template <class Dtype = void, expression E>
+auto cumprod(const E& e) {
+  return detail::defer_scan_flat<detail::prod_maker, Dtype>(e, "xf::lazy::cumprod");
+}
+template <class Dtype = void, expression E>
+auto cumprod(const E& e, int axis) {
+  return detail::defer_scan_axis<detail::prod_maker, Dtype>(e, axis, "xf::lazy::cumprod");
+}
+}  // namespace lazy
+
 }  // namespace xf
+
+// A described scan and the element-wise expression that uses it in one kernel.
+#include "scan/consumer.hpp"

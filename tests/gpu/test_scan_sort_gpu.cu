@@ -1,6 +1,7 @@
 // Scans and sorting on device arrays against sequential references (tests/common/
 // scan_sort_cases.hpp), at shapes that take every path: segmented and line-by-line radix sorts,
 // scans along every axis and flattened, and more than 2^31 elements.
+#include "../common/scan_consumer_cases.hpp"
 #include "../common/scan_sort_cases.hpp"
 
 using namespace xf_test;
@@ -20,6 +21,41 @@ TEST_CASE("scans along an axis, a block per set of lines", "[gpu][scan]") {
   cumulative<xf::device, std::int32_t>({300, 5, 1024});
   cumulative<xf::device, xf::complex<float>>({2, 100, 3300});
   scan_lines_of_expressions<xf::device>();
+}
+
+TEST_CASE("expressions using described scans, in the scan's kernel", "[gpu][scan][scan_consumer]") {
+  for (const xf::index_t n : {1, 2, 1000, 2049, 1000003}) consumer_of_flat_scan<xf::device>(n);  // one line: CUB
+  consumer_of_axis_scan<xf::device>(300, 2049, 1);  // a block per row, around the tile of 2048
+  consumer_of_axis_scan<xf::device>(300, 4097, 1);
+  consumer_of_axis_scan<xf::device>(6600, 100, 1);  // short rows: 32 lines a block
+  consumer_of_axis_scan<xf::device>(257, 6600, 0);  // columns: 32 lines a block, a warp across them
+  consumer_of_axis_scan<xf::device>(4, 5000, 1);    // too few lines: CUB's keyed scan
+  consumer_of_axis_scan<xf::device>(5000, 4, 0);
+  scan_consumer_kinds<xf::device>();
+}
+
+TEST_CASE("which expressions using a described scan run in its kernel", "[gpu][scan][scan_consumer]") {
+  const auto x = xf::asarray<float>(uniform<float>(300 * 5000, -1, 1), {300, 5000});
+  const xf::array<float, 2> y(x.shape());
+  const auto one_kernel = [&](const auto& e) { return xf::detail::scan_with_consumer(y, e, "test"); };
+  CHECK(one_kernel(x - xf::lazy::cumsum(x, 1)));
+  CHECK(one_kernel(x - xf::lazy::cumsum(x * x, 0)));
+  const auto twice = xf::lazy::cumsum(x, 1);
+  CHECK(one_kernel(twice * twice));                                            // one scan used twice
+  CHECK_FALSE(one_kernel(xf::lazy::cumsum(x, 1) - xf::lazy::cumsum(x, 1)));    // two scans
+  CHECK_FALSE(one_kernel(xf::lazy::cumsum(x, 1) / xf::lazy::sum(x, 1, xf::keepdims)));  // and a reduction
+  CHECK(one_kernel(y - xf::lazy::cumsum(y, 1)));                               // reads y where it writes
+  CHECK_FALSE(one_kernel(xf::lazy::cumsum(y(xf::all, xf::slice(xf::_, xf::_, -1)), 1)));  // and elsewhere
+  const auto done = xf::lazy::cumsum(x, 0);
+  const xf::array<float, 2> first = done;
+  CHECK_FALSE(one_kernel(x - done));  // already computed: read
+  const auto v = xf::asarray<float>(uniform<float>(5000, -1, 1));
+  const xf::array<float, 1> w(v.shape()), flat({300 * 5000});
+  CHECK(xf::detail::scan_with_consumer(w, v - xf::lazy::cumsum(v), "test"));
+  CHECK_FALSE(xf::detail::scan_with_consumer(flat, xf::lazy::cumsum(x) + 1, "test"));  // flattened matrix
+  // What did not run in the scan's kernel marked nothing: it still gives the right values.
+  const xf::array<float, 1> ones = xf::lazy::cumsum(x) - xf::lazy::cumsum(x) + 1;
+  CHECK(xf::sum(ones).item() == 300 * 5000);
 }
 
 TEST_CASE("sort and argsort on device arrays", "[gpu][sort]") {

@@ -173,6 +173,18 @@ TEST_CASE("docs: expressions using reductions of their rows", "[docs][row_statis
   CHECK(std::abs(xf::to_host(means)[1] - 8.0f / 3) < 1e-6f);
 }
 
+TEST_CASE("docs: expressions using running sums", "[docs][scan_consumer]") {
+  // example-begin scan_consumer
+  auto x = xf::asarray<float, xf::host>({1, 2, 3, 4});
+  // On device arrays, one kernel: each running sum is used where the scan makes it.
+  auto detrended = xf::eval(x - xf::lazy::cumsum(x) / 4.0f);  // [0.75, 1.25, 1.5, 1.5]
+  auto m = xf::asarray<float, xf::host>({1, 2, 3, 4, 5, 6}, {2, 3});
+  auto shares = xf::eval(xf::lazy::cumsum(m, 1) / 6.0f);      // [[1/6, 1/2, 1], [2/3, 3/2, 5/2]]
+  // example-end
+  CHECK(xf::to_host(detrended) == std::vector<float>{0.75f, 1.25f, 1.5f, 1.5f});
+  CHECK(xf::to_host(shares) == std::vector<float>{1 / 6.0f, 3 / 6.0f, 1, 4 / 6.0f, 9 / 6.0f, 15 / 6.0f});
+}
+
 TEST_CASE("docs: several assignments in one kernel", "[docs][assign_together]") {
   // example-begin assign_together
   auto x = xf::asarray<float, xf::host>({1, 2, 3});

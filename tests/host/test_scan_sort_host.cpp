@@ -1,4 +1,5 @@
 // Scans and sorting on host arrays against sequential references (tests/common/scan_sort_cases.hpp).
+#include "../common/scan_consumer_cases.hpp"
 #include "../common/scan_sort_cases.hpp"
 
 using namespace xf_test;
@@ -7,6 +8,13 @@ TEST_CASE("cumsum and cumprod on host arrays", "[scan][host]") {
   all_scan_types<xf::host>({5, 7, 9});
   scan_expressions_and_edges<xf::host>();
   scan_lines_of_expressions<xf::host>();
+}
+
+TEST_CASE("expressions using described scans on host arrays", "[scan][host]") {
+  for (const xf::index_t n : {1, 2, 1000, 3001}) consumer_of_flat_scan<xf::host>(n);
+  consumer_of_axis_scan<xf::host>(37, 70, 1);
+  consumer_of_axis_scan<xf::host>(37, 70, 0);
+  scan_consumer_kinds<xf::host>();
 }
 
 TEST_CASE("sort and argsort on host arrays", "[sort][host]") {

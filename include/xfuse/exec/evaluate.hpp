@@ -138,7 +138,9 @@ void for_each_memory_record(const E& e, F&& f) {
     (
         [&] {
           const auto& rec = get<K>(records);
-          if constexpr (std::remove_cvref_t<decltype(rec)>::desc_type::in_memory) f(rec);
+          // A null pointer: a scan's totals made in the kernel that uses them (nothing read).
+          if constexpr (std::remove_cvref_t<decltype(rec)>::desc_type::in_memory)
+            if (rec.desc.ptr != nullptr) f(rec);
         }(),
         ...);
   }(std::make_integer_sequence<int, std::remove_cvref_t<decltype(records)>::size>{});
@@ -170,6 +172,9 @@ void evaluate_into(array<T, R, Space>& dst, const E& e, const char* op) {
   if constexpr (holds_pending_reduction<E>) {
     if (rows_with_statistics(dst, e, op)) return;
   }
+  if constexpr (holds_pending_scan<E>) {
+    if (scan_with_consumer(dst, e, op)) return;
+  }
   run_expression<Space>(dst.data(), dst.device_id(), dst.shape(), dst.strides(), e, op);
 }
 
@@ -196,6 +201,9 @@ void assign_into(const array<T, R, Space>& dst, const E& e, const char* op) {
   check_assignable(dst, e, op);
   if constexpr (holds_pending_reduction<E>) {
     if (rows_with_statistics(dst, e, op)) return;
+  }
+  if constexpr (holds_pending_scan<E>) {
+    if (scan_with_consumer(dst, e, op)) return;
   }
   if (reads_written_memory(dst.data(), dst.shape(), dst.strides(), e)) {
     // The right side reads what we write: evaluate it first, as NumPy does.

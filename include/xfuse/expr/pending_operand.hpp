@@ -3,9 +3,11 @@
 // expression: `x - xf::lazy::mean(x, 1, xf::keepdims)`. Inside any expression it is one leaf, its
 // result, computed the first time the expression is evaluated. When such an expression is written
 // into a device array and every reduction in it folds the rows of the result's own shape along one
-// axis, the reductions and the expression run as one kernel (reduce/row_statistics.hpp); this
-// header lets the element-wise evaluation (exec/evaluate.hpp) ask for that without depending on the
-// reductions.
+// axis, the reductions and the expression run as one kernel (reduce/row_statistics.hpp). A scan
+// described with xf::lazy (`x - xf::lazy::cumsum(x) / n`) is the same kind of operand, its
+// running totals computed in its consumer's kernel (scan/consumer.hpp). This header lets the
+// element-wise evaluation (exec/evaluate.hpp) ask for those kernels without depending on the
+// reductions or scans.
 #pragma once
 
 #include <type_traits>
@@ -25,10 +27,23 @@ inline constexpr bool holds_pending_reduction = is_pending_operand<E>;
 template <class Op, class... Cs>
 inline constexpr bool holds_pending_reduction<node<Op, Cs...>> = (holds_pending_reduction<Cs> || ...);
 
+// A described scan (scan/pending.hpp: xf::lazy::cumsum), and an expression that holds one.
+template <class E>
+inline constexpr bool is_pending_scan = requires { std::remove_cvref_t<E>::xf_pending_scan; };
+template <class E>
+inline constexpr bool holds_pending_scan = is_pending_scan<E>;
+template <class Op, class... Cs>
+inline constexpr bool holds_pending_scan<node<Op, Cs...>> = (holds_pending_scan<Cs> || ...);
+
 // Writes `e` into `dst` with its reductions in the same kernel when they qualify (see the header
 // comment); false, having run nothing, when they do not. Defined in reduce/row_statistics.hpp,
 // which every header that makes a described reduction includes.
 template <class T, int R, class Space, class E>
 bool rows_with_statistics(const array<T, R, Space>& dst, const E& e, const char* op);
+
+// Writes `e` into `dst` with the scan it uses in the same kernel when it qualifies
+// (scan/consumer.hpp); false, having run nothing, otherwise. Defined there, included by scan.hpp.
+template <class T, int R, class Space, class E>
+bool scan_with_consumer(const array<T, R, Space>& dst, const E& e, const char* op);
 
 }  // namespace xf::detail

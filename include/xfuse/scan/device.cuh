@@ -33,19 +33,23 @@ struct scan_input_of {
     const index_t line = n.div(i);
     index_t kept_pos[Plan::slots], out_pos;
     layout_positions(p.kept, p.kept_narrow, line, kept_pos, out_pos);
-    return mapped_element(p, kept_pos, i - line * static_cast<index_t>(n.divisor));
+    const index_t r = i - line * static_cast<index_t>(n.divisor);
+    if constexpr (feeds_consumer<typename Plan::op_type>) return scan_input(p, kept_pos, r);  // lines of rank 1
+    else return mapped_element(p, kept_pos, r);
   }
 };
 
-// Where running total i goes: the assignment converts the accumulator to the result's type.
+// Where running total i goes: step i % n of line i / n of the result, converted to its type (or
+// the consumer's value there: feed.cuh).
 template <class Plan>
 struct scan_output_iterator {
   using Out = typename Plan::out_type;
   struct store {
-    Out* at;
+    const scan_output_iterator& it;
+    index_t at;
     template <class A>
-    __device__ XF_FORCEINLINE store& operator=(const A& a) {
-      *at = convert<Out>(a);
+    __device__ XF_FORCEINLINE store& operator=(const A& total) {
+      it.put(at, static_cast<typename Plan::acc_type>(total));
       return *this;
     }
   };
@@ -58,11 +62,12 @@ struct scan_output_iterator {
   fast_divmod n;
   index_t step;  // the result's stride along the scanned axis
   index_t i = 0;
-  __device__ XF_FORCEINLINE store operator[](index_t d) const {
-    const index_t at = i + d, line = n.div(at);
+  __device__ XF_FORCEINLINE store operator[](index_t d) const { return {*this, i + d}; }
+  __device__ XF_FORCEINLINE void put(index_t at, const typename Plan::acc_type& total) const {
+    const index_t line = n.div(at), r = at - line * static_cast<index_t>(n.divisor);
     index_t kept_pos[Plan::slots], out_pos;
     layout_positions(p.kept, p.kept_narrow, line, kept_pos, out_pos);
-    return {p.out + out_pos + (at - line * static_cast<index_t>(n.divisor)) * step};
+    p.out[out_pos + r * step] = scanned_output(p, kept_pos, r, total);
   }
   __device__ XF_FORCEINLINE store operator*() const { return (*this)[0]; }
   XF_HD scan_output_iterator operator+(index_t d) const { return {p, n, step, i + d}; }
@@ -164,6 +169,16 @@ void scan_flat_device(const Plan& p, cudaStream_t stream) {
   }
   const flat_output_iterator<typename Plan::out_type> out{p.out + out_pos};
   run_flat_scan(make_index_iterator(input), out, scan_combine<typename Plan::op_type>{p.op}, total, stream);
+}
+
+// Scans the one line of a plan that feeds a consumer (feed.cuh): CUB's scan with no keys, the
+// consumer's value stored as each running total is made.
+template <class Plan>
+void scan_line_to_consumer(const Plan& p, index_t step, cudaStream_t stream) {
+  const fast_divmod line_length(p.reduced.size);
+  const scan_output_iterator<Plan> out{p, line_length, step};
+  run_flat_scan(make_index_iterator(scan_input_of<Plan>{p, line_length}), out, scan_combine<typename Plan::op_type>{p.op},
+                p.reduced.size, stream);
 }
 
 // Scans every line of p.reduced (one or more reduced axes walked in C order) into the result:

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "../reduce/kernel.cuh"
+#include "feed.cuh"
 
 #if XF_CUDA_TU
 #include <cub/block/block_exchange.cuh>
@@ -55,7 +56,6 @@ template <class Plan>
 __global__ void __launch_bounds__(scan_lines_policy::row_threads)
     scan_rows_kernel(const __grid_constant__ Plan p) {
   using Acc = typename Plan::acc_type;
-  using Out = typename Plan::out_type;
   constexpr int B = scan_lines_policy::row_threads, I = scan_lines_policy::row_items;
   using Exchange = cub::BlockExchange<Acc, B, I>;
   using Scan = cub::BlockScan<Acc, B>;
@@ -75,7 +75,7 @@ __global__ void __launch_bounds__(scan_lines_policy::row_threads)
 #pragma unroll
     for (int i = 0; i < I; ++i) {  // striped: consecutive threads, consecutive steps
       const index_t r = base + i * B + t;
-      v[i] = r < n ? mapped_linear(p, kept_pos, r) : p.op.identity();
+      v[i] = r < n ? scan_input(p, kept_pos, r) : p.op.identity();
     }
     Exchange(temp.exchange).StripedToBlocked(v, v);
     __syncthreads();
@@ -86,7 +86,7 @@ __global__ void __launch_bounds__(scan_lines_policy::row_threads)
 #pragma unroll
     for (int i = 0; i < I; ++i) {
       const index_t r = base + i * B + t;
-      if (r < n) p.out[out_pos + r] = convert<Out>(v[i]);
+      if (r < n) p.out[out_pos + r] = scanned_output(p, kept_pos, r, v[i]);
     }
   }
 }
@@ -95,7 +95,6 @@ template <class Plan>
 __global__ void __launch_bounds__(scan_lines_policy::lanes * scan_lines_policy::lane_warps)
     scan_lanes_kernel(const __grid_constant__ Plan p, index_t step) {
   using Acc = typename Plan::acc_type;
-  using Out = typename Plan::out_type;
   constexpr int W = scan_lines_policy::lane_warps, I = scan_lines_policy::lane_items;
   constexpr int lanes = scan_lines_policy::lanes;
   __shared__ alignas(16) unsigned char raw[(W + 1) * lanes * sizeof(Acc)];  // raw: Acc may have a constructor
@@ -113,7 +112,7 @@ __global__ void __launch_bounds__(scan_lines_policy::lanes * scan_lines_policy::
     const index_t first = base + static_cast<index_t>(warp) * I;
     Acc v[I];
 #pragma unroll
-    for (int i = 0; i < I; ++i) v[i] = active && first + i < n ? mapped_linear(p, kept_pos, first + i) : p.op.identity();
+    for (int i = 0; i < I; ++i) v[i] = active && first + i < n ? scan_input(p, kept_pos, first + i) : p.op.identity();
 #pragma unroll
     for (int i = 1; i < I; ++i) v[i] = p.op.combine(v[i - 1], v[i]);
     warp_total[warp * lanes + lane] = v[I - 1];
@@ -123,7 +122,7 @@ __global__ void __launch_bounds__(scan_lines_policy::lanes * scan_lines_policy::
     for (int w = 0; w < warp; ++w) before = p.op.combine(before, warp_total[w * lanes + lane]);
 #pragma unroll
     for (int i = 0; i < I; ++i)
-      if (active && first + i < n) p.out[out_pos + (first + i) * step] = convert<Out>(p.op.combine(before, v[i]));
+      if (active && first + i < n) p.out[out_pos + (first + i) * step] = scanned_output(p, kept_pos, first + i, p.op.combine(before, v[i]));
     __syncthreads();  // every warp has read carry and the totals
     if (warp == W - 1) carry[lane] = p.op.combine(before, v[I - 1]);
   }
