@@ -6,6 +6,8 @@
 #include <cub/device/device_transform.cuh>
 #include <cudaTypedefs.h>
 
+#include <xfuse/graph.hpp>
+
 #include "bench_util.cuh"
 
 using namespace xf_bench;
@@ -263,6 +265,35 @@ void small_host_cost(benchmark::State& state) {
   state.counters["gpu_us_per_eval"] = gpu_ms * 1e3;
 }
 
+// Ten dependent statements on 1e4 floats (the seed tutorial's "many small kernels"), run eagerly
+// and as one recorded graph (xf::capture): GPU time per statement over 100 sequences in a row, and
+// the host time of a launch.
+void graph_replay(benchmark::State& state) {
+  const xf::index_t n = 10000;
+  const auto x = random_array<float>(n), y = random_array<float>(n, 0, 1);
+  auto ten = [&] {
+    y.assign(x * 0.5f + y);
+    x.assign(x - 0.25f * y);
+    y.assign(y * y * 0.125f);
+    x += y;
+    y.assign(xf::sqrt(y + 1.0f));
+    x /= y;
+    y -= x;
+    x *= 0.75f;
+    y += 0.5f * x;
+    x -= 0.01f;
+  };
+  const xf::graph g = xf::capture(ten);
+  const double eager_ms = median_ms([&] { for (int i = 0; i < 100; ++i) ten(); });
+  const double graph_ms = median_ms([&] { for (int i = 0; i < 100; ++i) g.launch(); });
+  for (auto _ : state) state.SetIterationTime(graph_ms / 1e3);
+  state.counters["eager_us_per_statement"] = eager_ms * 1e3 / 1000;
+  state.counters["graph_us_per_statement"] = graph_ms * 1e3 / 1000;
+  state.counters["vs_eager"] = eager_ms / graph_ms;
+  state.counters["eager_host_us_per_statement"] = host_us(ten, 20) / 10;
+  state.counters["graph_host_us_per_launch"] = host_us([&] { g.launch(); });
+}
+
 // ---------------------------------------------------------------- tuning sweep
 template <int BulkTileKiB, bool Bulk = true, int RowBytes = 128, int MaxChunks = 4, int Tile = 32, int MinBlocks = 0>
 struct sweep_policy : xf::detail::elementwise_policy {
@@ -372,6 +403,7 @@ BENCHMARK(random_uniform_fill)->Name("random/uniform/f64/1024^3")->UseManualTime
 BENCHMARK(random_noise)->Name("random/x+0.1*normal/f32/2^28")->UseManualTime()->Iterations(1);
 BENCHMARK(small_host_cost)->Name("small/squared_diff/f32")->Arg(1000)->Arg(10000)->UseManualTime()->Iterations(1);
 BENCHMARK(memset_ceiling)->Name("ceiling/memset_vs_fill/f32/2^28")->UseManualTime()->Iterations(1);
+BENCHMARK(graph_replay)->Name("small/graph_replay/10_statements/f32/1e4")->UseManualTime()->Iterations(1);
 BENCHMARK(overhead_parts)->Name("small/overhead_parts")->UseManualTime()->Iterations(1);
 BENCHMARK(launch_apis)->Name("small/launch_apis")->UseManualTime()->Iterations(1);
 #define SWEEP(FN, NAME, ...)                                                                               \

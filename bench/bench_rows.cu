@@ -233,7 +233,7 @@ void consumer_of_scan(benchmark::State& state) {
   constexpr xf::index_t side = 8192, count = Axis < 0 ? 100'000'000 : side * side;
   // Values in {-1, 0, 1}: running sums stay far below 2^24, exact in float in any order.
   const xf::array<float, 1> x = xf::rint(random_array<float>(count));
-  const auto a = x.reshape({side, count / side});
+  const auto a = x.reshape({Axis < 0 ? 1 : side, Axis < 0 ? count : side});  // the matrix cases only
   const xf::array<float, 1> r(x.shape()), c(x.shape());
   const auto r2 = r.reshape(a.shape()), c2 = c.reshape(a.shape());
   const float n = Axis < 0 ? static_cast<float>(count) : static_cast<float>(side);

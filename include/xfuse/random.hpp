@@ -25,8 +25,10 @@ class generator {
   explicit generator(std::uint64_t seed = 0) noexcept : seed_(seed) {}
   std::uint64_t seed() const noexcept { return seed_; }
   std::uint64_t draws() const noexcept { return draws_; }
-  // The key of the next draw; advances the generator.
-  detail::philox_key next_key() noexcept {
+  // The key of the next draw; advances the generator. Refused while recording a graph: each
+  // replay would draw the same numbers.
+  detail::philox_key next_key() {
+    ::xf::detail::refuse_in_capture("xf::random", "a replay would draw the same numbers again");
     const std::uint64_t d = draws_++;
     return {static_cast<std::uint32_t>(seed_), static_cast<std::uint32_t>(seed_ >> 32), static_cast<std::uint32_t>(d),
             static_cast<std::uint32_t>(d >> 32)};

@@ -95,6 +95,7 @@ void run_reduce_plan(const Plan& p, const E& e, const char* name) {
     reduce_axes_device(p, cur, current_slot(cur).handle);
 #endif
   } else {
+    refuse_in_capture(name, "reductions of host arrays run on the host now, not in the graph");
     run_reduce_host(p);
   }
 }

@@ -79,6 +79,7 @@ void scan_into(const E& e, int axis, const Op& op, Result& result, const char* n
     else scan_device(p, step, cur, current_slot(cur).handle);
 #endif
   } else {
+    refuse_in_capture(name, "scans of host arrays run on the host now, not in the graph");
     scan_host(p, step);
   }
 }

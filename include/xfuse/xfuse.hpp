@@ -5,6 +5,7 @@
 
 #include "core.hpp"
 #include "complex.hpp"
+#include "graph.hpp"
 #include "half.hpp"
 #include "reduce.hpp"
 #include "scan.hpp"

@@ -28,6 +28,7 @@ inline namespace XF_TU_NAMESPACE {
 
 // Copies a contiguous device range to host memory and waits for it.
 inline void copy_device_to_host(void* dst, const void* src, std::size_t bytes) {
+  refuse_in_capture("xf::to_host", "it reads device memory on the host");
   if (bytes == 0) return;
   const cudaStream_t s = current_slot().handle;
   pinned_buffer staging(bytes, s);
@@ -39,6 +40,7 @@ inline void copy_device_to_host(void* dst, const void* src, std::size_t bytes) {
 // Host memory (any kind) to a contiguous device range, asynchronously: the data is staged in
 // pinned memory first, so the caller may reuse its buffer at once.
 inline void copy_host_to_device(void* dst, const void* src, std::size_t bytes) {
+  refuse_in_capture("xf::asarray", "it copies host memory, which a replay would not read again");
   if (bytes == 0) return;
   const cudaStream_t s = current_slot().handle;
   pinned_buffer staging(bytes, s);
@@ -89,6 +91,7 @@ T read_item(const array<T, R, Space>& a) {
   if constexpr (std::is_same_v<Space, host>) {
     return *a.data();
   } else {
+    refuse_in_capture("xf::array::item", "it reads device memory on the host");
     require_access(a.device_id(), "xf::array::item");
     T v;
     const cudaStream_t s = current_slot().handle;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "capture_state.hpp"
 #include "error.hpp"
 
 namespace xf {
@@ -105,6 +106,7 @@ inline constexpr int max_devices = 64;
 inline const cudaDeviceProp& device::properties() const { return detail::all_properties().at(id_); }
 
 inline void device::synchronize() const {
+  detail::refuse_in_capture("xf::device::synchronize", "it waits for the device");
   device_guard g(id_);
   XF_CUDA_CHECK(cudaDeviceSynchronize());
 }

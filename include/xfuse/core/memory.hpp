@@ -128,6 +128,7 @@ class device_pool {
   // Returns the memory no live array uses to the driver. Waits for the device first, so that
   // blocks freed on streams with queued work can go too.
   void free_all_blocks() {
+    refuse_in_capture("xf::free_all_blocks", "it waits for the device");
     device_guard g(device_);
     XF_CUDA_CHECK(cudaDeviceSynchronize());
     XF_CUDA_CHECK(cudaMemPoolTrimTo(pool_, 0));
@@ -184,7 +185,9 @@ inline device_pool& pool_for(int dev) {
   return *p;
 }
 
-// Frees a device block on the stream it was allocated on, and lets go of that stream.
+// Frees a device block on the stream it was allocated on, and lets go of that stream. While this
+// thread records a graph, the free waits for the graph instead (capture_state.hpp): the graph may
+// read the block on every replay.
 struct device_block_deleter {
   std::size_t bytes;
   int device;
@@ -192,6 +195,14 @@ struct device_block_deleter {
   stream_owner* owner;
 
   void operator()(void* p) const noexcept {
+    if (p && active_capture() != nullptr) {
+      try {
+        active_capture()->deferred.push_back(deferred_free{p, bytes, device, stream, owner});
+        return;  // the graph frees it, and lets go of the stream, after its last replay
+      } catch (...) {
+        // No host memory to remember it: free it now, as without a graph.
+      }
+    }
     if (p) {
       int previous = device;
       XF_CUDA_CHECK_NOTHROW(cudaGetDevice(&previous));
@@ -203,9 +214,25 @@ struct device_block_deleter {
   }
 };
 
+// Frees a block whose free waited for a graph (no recording may be active).
+inline void free_deferred(const deferred_free& d) noexcept {
+  device_block_deleter{d.bytes, d.device, d.stream, d.owner}(d.pointer);
+}
+
+// Device memory for a graph being recorded: a real block on the recording's allocation stream,
+// kept by the graph for as long as it may be replayed.
+inline buffer allocate_for_graph(capture_state& c, std::size_t bytes) {
+  void* p = pool_for(c.device).allocate(bytes, c.allocations);
+  if (c.allocations_owner) c.allocations_owner->retain();
+  buffer b = buffer::owning(p, device_block_deleter{bytes, c.device, c.allocations, c.allocations_owner});
+  c.kept.push_back(b);
+  return b;
+}
+
 // Device memory on the current device, ordered on the current stream.
 inline buffer allocate_device(std::size_t bytes) {
   const int dev = device::current_id();
+  if (capture_state* c = active_capture(); c != nullptr && c->device == dev) return allocate_for_graph(*c, bytes);
   const stream_slot& s = current_slot(dev);
   void* p = pool_for(dev).allocate(bytes, s.handle);
   if (s.owner) s.owner->retain();

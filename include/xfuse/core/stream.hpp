@@ -12,8 +12,11 @@
 namespace xf {
 
 class event;
+class stream;
 
 namespace detail {
+struct stream_owner;
+stream_owner* stream_owner_of(const stream& s) noexcept;
 
 // A stream xfuse created. The xf::stream handles naming it and every block of memory allocated on
 // it hold a reference, so memory is always freed on a live stream.
@@ -87,7 +90,10 @@ class stream {
   int device_id() const noexcept { return device_; }
 
   // Blocks the host until all work queued on the stream is done.
-  void synchronize() const { XF_CUDA_CHECK(cudaStreamSynchronize(handle_)); }
+  void synchronize() const {
+    detail::refuse_in_capture("xf::stream::synchronize", "it waits for the device");
+    XF_CUDA_CHECK(cudaStreamSynchronize(handle_));
+  }
   // True when all queued work is done (never blocks).
   bool done() const {
     const cudaError_t e = cudaStreamQuery(handle_);
@@ -108,12 +114,19 @@ class stream {
  private:
   friend class stream_guard;
   friend stream current_stream();
+  friend detail::stream_owner* detail::stream_owner_of(const stream& s) noexcept;
   stream(cudaStream_t h, int d, detail::stream_owner* o) : handle_(h), device_(d), owner_(o) {}
 
   cudaStream_t handle_ = cudaStreamPerThread;
   int device_ = 0;
   detail::stream_owner* owner_ = nullptr;
 };
+
+namespace detail {
+// The owner of a stream xfuse made (null for streams it does not own): blocks allocated on the
+// stream hold it.
+inline stream_owner* stream_owner_of(const stream& s) noexcept { return s.owner_; }
+}  // namespace detail
 
 // The current stream of the current device for this thread.
 inline stream current_stream() {
@@ -144,6 +157,9 @@ class stream_guard {
 };
 
 // Blocks the host until the current stream's work is done.
-inline void synchronize() { XF_CUDA_CHECK(cudaStreamSynchronize(detail::current_slot().handle)); }
+inline void synchronize() {
+  detail::refuse_in_capture("xf::synchronize", "it waits for the device");
+  XF_CUDA_CHECK(cudaStreamSynchronize(detail::current_slot().handle));
+}
 
 }  // namespace xf

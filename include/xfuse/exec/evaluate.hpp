@@ -126,6 +126,7 @@ void run_expression(OutPtr out, int out_device, const std::array<index_t, N>& sh
     (void)launch;
 #endif
   } else {
+    refuse_in_capture(op, "statements on host arrays run on the host now, not in the graph");
     run_host(p);
   }
 }

@@ -45,6 +45,7 @@ inline constexpr std::size_t cublas_workspace_bytes = std::size_t{32} << 20;
 // new one there and frees the old in order on its own stream, so streams never share one. Same
 // stream as the last call: nothing to do (rebinding every call cost 5 us of host time).
 inline cublasHandle_t cublas_handle(int dev) {
+  refuse_in_capture("xf::linalg (cuBLAS)", "cuBLAS calls are not recorded yet");
   struct state {
     cublasHandle_t handle = nullptr;
     cudaStream_t stream = nullptr;

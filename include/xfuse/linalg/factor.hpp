@@ -97,6 +97,7 @@ std::pair<std::size_t, std::size_t> workspace_size(cusolver_state& st, int routi
   return {dev, host};
 }
 inline cusolver_state& cusolver_for(int dev) {
+  refuse_in_capture("xf::linalg (cuSOLVER)", "cuSOLVER calls are not recorded yet");
   struct states {
     std::array<cusolver_state, 64> s;
     ~states() {

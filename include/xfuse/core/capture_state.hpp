@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// Whether this thread is recording device work into a CUDA graph (xf::capture, graph.hpp), what
+// the recording owns, and the refusal that every operation which needs the host during the work
+// (reading device memory, waiting for a stream, copying host data in, drawing random numbers)
+// raises while it records: a graph replays device work only, so those would be wrong on replay or
+// break the recording.
+//
+// Memory: a graph replays kernels on fixed addresses, so every block it may touch must live as
+// long as it does. Blocks allocated while recording are real allocations (on a stream of the
+// recording's own, not graph memory nodes) that the graph holds; blocks whose last array goes
+// while recording are not freed then but when the graph goes, after its last replay.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "buffer.hpp"
+#include "error.hpp"
+
+namespace xf::detail {
+
+struct stream_owner;
+
+// A device block whose free waits for the graph: what device_block_deleter would have freed.
+struct deferred_free {
+  void* pointer;
+  std::size_t bytes;
+  int device;
+  cudaStream_t stream;
+  stream_owner* owner;
+};
+
+struct capture_state {
+  int device = 0;
+  cudaStream_t stream = nullptr;        // the stream being recorded
+  cudaStream_t allocations = nullptr;   // where blocks allocated while recording are allocated
+  stream_owner* allocations_owner = nullptr;
+  std::vector<buffer> kept;             // blocks allocated while recording
+  std::vector<deferred_free> deferred;  // blocks released while recording
+};
+
+// The recording of this thread, or null. Constant-initialised: no TLS guard on access.
+inline capture_state*& active_capture() {
+  thread_local capture_state* active = nullptr;
+  return active;
+}
+
+// Throws, naming `op` and why, when this thread is recording.
+inline void refuse_in_capture(const char* op, const char* why) {
+  if (active_capture() == nullptr) return;
+  throw error(std::string(op) + " cannot run inside xf::capture: " + why + " (the capture is discarded; do it before or after)");
+}
+
+}  // namespace xf::detail

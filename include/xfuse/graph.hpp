@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: Apache-2.0
+// A sequence of xfuse statements recorded once as a CUDA graph and replayed with one launch:
+//
+//   xf::graph step = xf::capture([&] {
+//     u.assign(u + dt * (xf::lazy::sum(u, 1, xf::keepdims) - u));
+//     r.assign(xf::max(xf::abs(u - v)));
+//   });
+//   for (int i = 0; i < 1000; ++i) step.launch();   // each replay: the recorded kernels, no host work
+//
+// Inside the function, statements run as usual but their device work is recorded instead of run
+// (stream capture on a stream of its own, made current for the function). A replay reads and
+// writes the arrays the statements named, with their contents at replay time. Temporaries the
+// statements allocate (reduction results, CUB's scratch) become the graph's own allocations.
+//
+// What cannot be replayed is refused with an xf::error that names the operation, and the capture
+// is discarded: reading device memory on the host (`item`, `to_host`, printing), waiting for a
+// stream, copying host data in (`asarray`), random draws (their numbers would repeat on every
+// replay), cuBLAS and cuSOLVER calls, and statements on host arrays. An array made inside the
+// function must not outlive it (it would name memory only the graph owns): write results into
+// arrays made before the capture, with `assign`, `+=` and the like.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core.hpp"
+#include "core/capture_state.hpp"
+
+namespace xf {
+
+class graph {
+ public:
+  graph() = default;
+
+  // Replays the recorded work on the current stream (the graph's device), asynchronously.
+  void launch() const {
+    require_recorded("xf::graph::launch");
+    const device_guard on(state_->device);
+    launch_on(detail::current_slot(state_->device).handle);
+  }
+  // Replays it on stream `s`, which must belong to the graph's device.
+  void launch(const stream& s) const {
+    require_recorded("xf::graph::launch");
+    if (s.device_id() != state_->device)
+      throw device_error("xf::graph::launch: the graph was recorded on device " + std::to_string(state_->device) +
+                         ", the stream belongs to device " + std::to_string(s.device_id()));
+    const device_guard on(state_->device);
+    launch_on(s.handle());
+  }
+
+  // The number of nodes of the recorded graph (kernels, copies, memsets).
+  std::size_t node_count() const {
+    require_recorded("xf::graph::node_count");
+    std::size_t n = 0;
+    XF_CUDA_CHECK(cudaGraphGetNodes(state_->graph, nullptr, &n));
+    return n;
+  }
+  int device_id() const {
+    require_recorded("xf::graph::device_id");
+    return state_->device;
+  }
+  explicit operator bool() const noexcept { return state_ != nullptr; }
+
+ private:
+  template <class F>
+  friend graph capture(F&& statements);
+
+  // The graph, its executable form, and the memory it replays on (detail/capture_state.hpp).
+  struct recorded {
+    int device = 0;
+    cudaGraph_t graph = nullptr;
+    cudaGraphExec_t exec = nullptr;
+    cudaEvent_t ready = nullptr;        // recorded after the allocations the graph uses
+    cudaEvent_t last_launch = nullptr;  // recorded after each launch: its memory goes after it
+    bool launched = false;
+    stream allocations;
+    std::vector<detail::buffer> kept;
+    std::vector<detail::deferred_free> deferred;
+
+    explicit recorded(int dev) : device(dev), allocations(stream::non_blocking) {}
+    recorded(const recorded&) = delete;
+    recorded& operator=(const recorded&) = delete;
+    ~recorded() {
+      const device_guard on(device);
+      // Launches of one executable graph run in order: after the last, none touches the memory.
+      if (launched) {
+        XF_CUDA_CHECK_NOTHROW(cudaStreamWaitEvent(allocations.handle(), last_launch));
+        for (const auto& d : deferred) XF_CUDA_CHECK_NOTHROW(cudaStreamWaitEvent(d.stream, last_launch));
+      }
+      kept.clear();
+      for (const auto& d : deferred) detail::free_deferred(d);
+      if (exec) XF_CUDA_CHECK_NOTHROW(cudaGraphExecDestroy(exec));  // freed when in-flight work ends
+      if (graph) XF_CUDA_CHECK_NOTHROW(cudaGraphDestroy(graph));
+      if (ready) XF_CUDA_CHECK_NOTHROW(cudaEventDestroy(ready));
+      if (last_launch) XF_CUDA_CHECK_NOTHROW(cudaEventDestroy(last_launch));
+    }
+  };
+
+  void require_recorded(const char* op) const {
+    if (!state_) throw error(std::string(op) + ": an empty xf::graph (make one with xf::capture)");
+  }
+  void launch_on(cudaStream_t s) const {
+    detail::refuse_in_capture("xf::graph::launch", "a graph is launched after it is recorded, not inside another recording");
+    // The first launch waits for the allocations; later ones are ordered behind it.
+    if (!state_->launched) XF_CUDA_CHECK(cudaStreamWaitEvent(s, state_->ready));
+    XF_CUDA_CHECK(cudaGraphLaunch(state_->exec, s));
+    XF_CUDA_CHECK(cudaEventRecord(state_->last_launch, s));
+    state_->launched = true;
+  }
+
+  std::shared_ptr<recorded> state_;
+};
+
+namespace detail {
+
+// Records on `state.stream` while alive; ends the recording on every exit path.
+class capture_recording {
+ public:
+  explicit capture_recording(capture_state& state) : state_(state) {
+    // Relaxed: xfuse refuses what a graph cannot replay itself (refuse_in_capture), and its
+    // allocations go to another stream while recording.
+    XF_CUDA_CHECK(cudaStreamBeginCapture(state_.stream, cudaStreamCaptureModeRelaxed));
+    active_capture() = &state_;
+  }
+  // The recorded graph; throws when the recording failed.
+  cudaGraph_t finish() {
+    active_capture() = nullptr;
+    ended_ = true;
+    cudaGraph_t g = nullptr;
+    const cudaError_t e = cudaStreamEndCapture(state_.stream, &g);
+    if (e != cudaSuccess) {
+      (void)cudaGetLastError();
+      throw_cuda_error(e, "cudaStreamEndCapture(stream, &graph) in xf::capture: an operation in the function could not be recorded",
+                       __FILE__, __LINE__);
+    }
+    return g;
+  }
+  ~capture_recording() {
+    if (ended_) return;
+    active_capture() = nullptr;
+    cudaGraph_t g = nullptr;
+    if (cudaStreamEndCapture(state_.stream, &g) == cudaSuccess && g) (void)cudaGraphDestroy(g);
+    (void)cudaGetLastError();
+  }
+  capture_recording(const capture_recording&) = delete;
+  capture_recording& operator=(const capture_recording&) = delete;
+
+ private:
+  capture_state& state_;
+  bool ended_ = false;
+};
+
+// What a failed recording held: nothing ran, so it is released now.
+struct release_unless_recorded {
+  capture_state& state;
+  bool recorded = false;
+  ~release_unless_recorded() {
+    if (recorded) return;
+    state.kept.clear();
+    for (const auto& d : state.deferred) free_deferred(d);
+    state.deferred.clear();
+  }
+};
+
+}  // namespace detail
+
+// Records the device work of `statements()` (xfuse statements on device arrays of the current
+// device) into a graph; nothing runs until the graph is launched.
+template <class F>
+graph capture(F&& statements) {
+  if (detail::active_capture())
+    throw error("xf::capture: this thread is already recording a graph; captures do not nest");
+  const int dev = device::current_id();
+  (void)detail::pool_for(dev);  // made outside the recording: creating a pool is not a graph node
+  (void)device(dev).properties();
+  auto result = std::make_shared<graph::recorded>(dev);
+  XF_CUDA_CHECK(cudaEventCreateWithFlags(&result->ready, cudaEventDisableTiming));
+  XF_CUDA_CHECK(cudaEventCreateWithFlags(&result->last_launch, cudaEventDisableTiming));
+  const stream recorded_stream(stream::non_blocking);
+  detail::capture_state state;
+  state.device = dev;
+  state.stream = recorded_stream.handle();
+  state.allocations = result->allocations.handle();
+  state.allocations_owner = detail::stream_owner_of(result->allocations);
+  detail::release_unless_recorded guard{state};
+  {
+    const stream_guard current(recorded_stream);
+    detail::capture_recording recording(state);
+    std::forward<F>(statements)();
+    result->graph = recording.finish();
+  }
+  XF_CUDA_CHECK(cudaGraphInstantiate(&result->exec, result->graph, 0));
+  XF_CUDA_CHECK(cudaEventRecord(result->ready, result->allocations.handle()));
+  result->kept = std::move(state.kept);
+  result->deferred = std::move(state.deferred);
+  guard.recorded = true;
+  graph g;
+  g.state_ = std::move(result);
+  return g;
+}
+
+}  // namespace xf

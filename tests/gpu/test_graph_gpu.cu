@@ -1,0 +1,166 @@
+// Recorded statement sequences (xf::capture, xf::graph): replays against the same statements run
+// eagerly, the graph's memory, and the refusals of what a graph cannot replay.
+#include <cmath>
+#include <vector>
+
+#include <xfuse/graph.hpp>
+#include <xfuse/random.hpp>
+#include <xfuse/reduce.hpp>
+#include <xfuse/scan.hpp>
+
+#include "../common/catch.hpp"
+#include "../common/random.hpp"
+
+namespace {
+
+// Ten dependent statements on x and y, as the host computes them.
+void ten_statements_on_host(std::vector<float>& x, std::vector<float>& y) {
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    float a = x[i], b = y[i];
+    b = a * 0.5f + b;
+    a = a - 0.25f * b;
+    b = b * b * 0.125f;
+    a = a + b;
+    b = std::sqrt(b + 1.0f);
+    a = a / b;
+    b = b - a;
+    a = a * 0.75f;
+    b = b + 0.5f * a;
+    a = a - 0.01f;
+    x[i] = a;
+    y[i] = b;
+  }
+}
+
+void ten_statements(const xf::array<float, 1>& x, const xf::array<float, 1>& y) {
+  y.assign(x * 0.5f + y);
+  x.assign(x - 0.25f * y);
+  y.assign(y * y * 0.125f);
+  x += y;
+  y.assign(xf::sqrt(y + 1.0f));
+  x /= y;
+  y -= x;
+  x *= 0.75f;
+  y += 0.5f * x;
+  x -= 0.01f;
+}
+
+std::size_t differing(const std::vector<float>& got, const std::vector<float>& want, float tolerance) {
+  std::size_t bad = got.size() == want.size() ? 0 : 1;
+  for (std::size_t i = 0; i < got.size() && i < want.size(); ++i) bad += !(std::fabs(got[i] - want[i]) <= tolerance * (1 + std::fabs(want[i])));
+  return bad;
+}
+
+}  // namespace
+
+TEST_CASE("a recorded sequence replays the statements on the arrays' current values", "[gpu][graph]") {
+  const std::size_t n = 10000;
+  auto xv = xf_test::uniform<float>(n, -1, 1), yv = xf_test::uniform<float>(n, 0, 1);
+  const auto x = xf::asarray<float>(xv), y = xf::asarray<float>(yv);
+  const xf::graph step = xf::capture([&] { ten_statements(x, y); });
+  REQUIRE(step);
+  CHECK(step.node_count() >= 10);
+  // Recording ran nothing.
+  CHECK(xf::to_host(x) == xv);
+  CHECK(xf::to_host(y) == yv);
+  for (int replay = 0; replay < 5; ++replay) {
+    step.launch();
+    ten_statements_on_host(xv, yv);
+  }
+  CHECK(differing(xf::to_host(x), xv, 1e-5f) == 0);
+  CHECK(differing(xf::to_host(y), yv, 1e-5f) == 0);
+  // A replay reads what the arrays hold then: overwrite x and replay on another stream.
+  x.assign(xf::asarray<float>(std::vector<float>(n, 0.5f)));
+  std::fill(xv.begin(), xv.end(), 0.5f);
+  const xf::stream other(xf::stream::non_blocking);
+  {
+    const xf::stream_guard on(other);
+    step.launch();
+  }
+  step.launch(other);
+  ten_statements_on_host(xv, yv);
+  ten_statements_on_host(xv, yv);
+  other.synchronize();
+  CHECK(differing(xf::to_host(x), xv, 1e-5f) == 0);
+}
+
+TEST_CASE("recorded reductions, scans and temporaries keep their memory with the graph", "[gpu][graph]") {
+  const xf::index_t n = 300000;
+  const auto v = xf_test::uniform<float>(static_cast<std::size_t>(n), -1, 1);
+  const auto x = xf::asarray<float>(v);
+  const xf::array<float, 0> total(xf::dims<0>{});
+  const xf::array<float, 1> centred({n}), detrended({n});
+  xf::array<float, 1> made_inside;
+  const xf::graph g = xf::capture([&] {
+    total.assign(xf::sum(x * x));                         // a reduction: its result is a temporary
+    centred.assign(x - xf::mean(x));                      // and another
+    detrended.assign(x - xf::lazy::cumsum(x) / static_cast<float>(n));  // a scan with its consumer
+    made_inside = xf::eval(centred * 2.0f);               // an array made while recording
+    const xf::array<float, 1> dropped = x * 3.0f;         // released while recording
+    made_inside += dropped(xf::slice(0, n)) * 0.0f;
+  });
+  for (int replay = 0; replay < 3; ++replay) g.launch();
+  double sum_sq = 0, sum = 0;
+  for (float e : v) {
+    sum_sq += static_cast<double>(e) * e;
+    sum += e;
+  }
+  CHECK(std::fabs(total.item() - sum_sq) <= 1e-4 * sum_sq);
+  const auto c = xf::to_host(centred), m = xf::to_host(made_inside), d = xf::to_host(detrended);
+  std::size_t bad = 0;
+  double running = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    running += v[i];
+    bad += !(std::fabs(c[i] - (v[i] - sum / n)) <= 1e-5);
+    bad += !(std::fabs(m[i] - 2 * c[i]) <= 1e-5);
+    bad += !(std::fabs(d[i] - (v[i] - running / n)) <= 1e-4);
+  }
+  CHECK(bad == 0);
+  // The array made inside is the graph's output: the next replay writes it again.
+  x.assign(xf::asarray<float>(std::vector<float>(static_cast<std::size_t>(n), 1.0f)));
+  g.launch();
+  CHECK(xf::max(xf::abs(made_inside)).item() == 0.0f);  // x - mean(x) of equal values
+  CHECK(total.item() == static_cast<float>(n));
+}
+
+TEST_CASE("what a graph cannot replay is refused, and the stream stays usable", "[gpu][graph]") {
+  const auto x = xf::asarray<float>({1, 2, 3});
+  const xf::array<float, 1> y({3});
+  auto refused = [&](auto&& statements, const char* op) {
+    CHECK_THROWS_WITH(xf::capture(statements), XF_CONTAINS(op) && XF_CONTAINS("xf::capture"));
+    // Nothing was left recording: work runs as usual afterwards.
+    y.assign(x + 1.0f);
+    CHECK(xf::to_host(y) == std::vector<float>{2, 3, 4});
+  };
+  refused([&] { (void)xf::sum(x).item(); }, "xf::array::item");
+  refused([&] { (void)xf::to_host(x); }, "xf::to_host");
+  refused([&] { xf::synchronize(); }, "xf::synchronize");
+  refused([&] { y.assign(xf::asarray<float>({4, 5, 6})); }, "xf::asarray");
+  xf::random::generator gen(3);
+  refused([&] { y.assign(xf::random::uniform<float>(y.shape(), gen)); }, "xf::random");
+  const auto h = xf::asarray<float, xf::host>({1, 2, 3});
+  refused([&] { h.assign(h + 1.0f); }, "host arrays");
+  CHECK_THROWS_WITH(xf::capture([&] { (void)xf::capture([] {}); }), XF_CONTAINS("do not nest"));
+  const xf::graph none;
+  CHECK_FALSE(none);
+  CHECK_THROWS_WITH(none.launch(), XF_CONTAINS("empty xf::graph"));
+  // An empty recording is a graph that does nothing.
+  const xf::graph empty = xf::capture([] {});
+  empty.launch();
+  CHECK(empty.node_count() == 0);
+}
+
+TEST_CASE("docs: recording statements as a graph", "[gpu][graph][docs]") {
+  // example-begin capture
+  auto u = xf::asarray<float>({0, 0, 8, 0, 0});
+  xf::array<float, 1> flux = xf::zeros<float>({3});
+  // Recorded once, nothing runs: a diffusion step on the interior points.
+  xf::graph step = xf::capture([&] {
+    flux.assign(u(xf::slice(0, 3)) - 2.0f * u(xf::slice(1, 4)) + u(xf::slice(2, 5)));
+    u(xf::slice(1, 4)) += 0.25f * flux;
+  });
+  for (int i = 0; i < 2; ++i) step.launch();  // one launch a step, no host work between kernels
+  // u: [0, 2, 4, 2, 0] after one step, [0, 2, 3, 2, 0] after two
+  // example-end
+  CHECK(xf::to_host(u) == std::vector<float>{0, 2, 3, 2, 0});
+}
