@@ -34,6 +34,37 @@ def case(results, key, fn, *args):
     results[key] = {"eager_ms": eager, "compile_ms": compiled_ms}
 
 
+def graph_replay(dev, n=10000):
+    """Ten dependent statements on 1e4 floats, eager and replayed from a CUDA graph: GPU time per
+    statement over 100 sequences (bench_elementwise.cu's small/graph_replay), in microseconds."""
+    x, y = torch.rand(n, device=dev) * 2 - 1, torch.rand(n, device=dev)
+
+    def ten():
+        y.copy_(x * 0.5 + y)
+        x.copy_(x - 0.25 * y)
+        y.copy_(y * y * 0.125)
+        x.add_(y)
+        y.copy_(torch.sqrt(y + 1.0))
+        x.div_(y)
+        y.sub_(x)
+        x.mul_(0.75)
+        y.add_(0.5 * x)
+        x.sub_(0.01)
+
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            ten()
+    torch.cuda.current_stream().wait_stream(side)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        ten()
+    eager = median_ms(lambda: [ten() for _ in range(100)])  # ms for 1000 statements = us a statement
+    replay = median_ms(lambda: [g.replay() for _ in range(100)])
+    return {"eager_us_per_statement": eager, "graph_us_per_statement": replay}
+
+
 def main(out_path):
     dev = "cuda"
     big = 1 << 28
@@ -58,9 +89,10 @@ def main(out_path):
     case(results, "broadcast/(8192,1)+(1,8192)/f32", lambda u, v: u + v, col, row)
     v, w = torch.rand(side * side, device=dev), torch.rand(side * side, device=dev)
     case(results, "strided/x[::-1]+y/f32/8192^2", lambda p, q: torch.flip(p, [0]) + q, v, w)
+    graph = {"small/graph_replay/10_statements/f32/1e4": graph_replay(dev)}
     meta = {"torch": torch.__version__, "device": torch.cuda.get_device_name()}
     with open(out_path, "w") as f:
-        json.dump({"meta": meta, "results": results}, f, indent=1)
+        json.dump({"meta": meta, "results": results, "graph_replay": graph}, f, indent=1)
     for k, r in results.items():
         print(f"{k:45s} eager={r['eager_ms']:.4g} ms compile={r['compile_ms'] if r['compile_ms'] is None else round(r['compile_ms'], 4)} ms")
 

@@ -14,7 +14,7 @@ from types import SimpleNamespace as Record
 root = pathlib.Path(__file__).resolve().parent.parent
 INCLUDE, OUT = root / "include" / "xfuse", root / "docs" / "api.md"
 # The top-level headers, in the order that claims the internal headers they include (the first wins).
-TOP = "core complex half fuse print npy reduce scan sort softmax norm random signal manip interop linalg benchmark".split()
+TOP = "core complex half fuse print npy reduce scan sort softmax norm graph random signal manip interop linalg benchmark".split()
 
 # Counterparts. A function of xf or xf::lazy is numpy.NAME unless NOT_NUMPY lists it; a member of an array-like
 # class is numpy.ndarray.NAME when NDARRAY has it; a name of these namespaces or classes is PREFIX.NAME when listed.
@@ -59,6 +59,8 @@ OVERRIDES = {  # counterparts that follow no rule above ("group name" keys one h
     "xf::get_pinned_memory_pool": "cupy.get_default_pinned_memory_pool", "xf::random::rand": "numpy.random.rand",
     "xf::random::generator": "numpy.random.default_rng", "xf::random::random_sample": "numpy.random.Generator.random",
     "xf::random::randn": "numpy.random.randn", "benchmark xf::operator<<": "",
+    "xf::capture": "torch.cuda.graph", "xf::graph": "torch.cuda.CUDAGraph", "xf::graph::launch": "torch.cuda.CUDAGraph.replay",
+    "xf::graph::node_count": "", "xf::graph::device_id": "", "xf::graph::operator bool": "",
 }
 MACRO_DOCS = {  # what one invocation of a macro that generates public functions makes
     "XF_BINARY_OPERATOR": "Element-wise `{OP}` of two operands, one at least an expression (lazy).",

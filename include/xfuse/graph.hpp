@@ -30,9 +30,11 @@
 
 namespace xf {
 
+// A recorded sequence (made by xf::capture): launch() replays it. Copies share one recording;
+// the recording and the memory it replays on go with the last copy, after its last replay.
 class graph {
  public:
-  graph() = default;
+  graph() = default;  // empty: launch() throws
 
   // Replays the recorded work on the current stream (the graph's device), asynchronously.
   void launch() const {
@@ -57,10 +59,12 @@ class graph {
     XF_CUDA_CHECK(cudaGraphGetNodes(state_->graph, nullptr, &n));
     return n;
   }
+  // The device it was recorded on, where it replays.
   int device_id() const {
     require_recorded("xf::graph::device_id");
     return state_->device;
   }
+  // Whether it holds a recording.
   explicit operator bool() const noexcept { return state_ != nullptr; }
 
  private:

@@ -143,6 +143,7 @@ auto cumprod(const E& e, int axis) {
 // Described scans: operands of element-wise expressions (`x - xf::lazy::cumsum(x) / n`), run in
 // the kernel of the expression that uses them where it can (scan/consumer.hpp), else first.
 namespace lazy {
+// A described running sum, over the flattened e or along one axis: an operand, not an array.
 template <class Dtype = void, expression E>
 auto cumsum(const E& e) {
   return detail::defer_scan_flat<detail::sum_maker, Dtype>(e, "xf::lazy::cumsum");
@@ -151,6 +152,7 @@ template <class Dtype = void, expression E>
 auto cumsum(const E& e, int axis) {
   return detail::defer_scan_axis<detail::sum_maker, Dtype>(e, axis, "xf::lazy::cumsum");
 }
+// A described running product, as lazy::cumsum.
 template <class Dtype = void, expression E>
 auto cumprod(const E& e) {
   return detail::defer_scan_flat<detail::prod_maker, Dtype>(e, "xf::lazy::cumprod");

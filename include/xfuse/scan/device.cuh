@@ -171,14 +171,65 @@ void scan_flat_device(const Plan& p, cudaStream_t stream) {
   run_flat_scan(make_index_iterator(input), out, scan_combine<typename Plan::op_type>{p.op}, total, stream);
 }
 
-// Scans the one line of a plan that feeds a consumer (feed.cuh): CUB's scan with no keys, the
-// consumer's value stored as each running total is made.
+// Step r of the one line of a plan that feeds a consumer (feed.cuh), whose leaf positions at the
+// line's start are `kept_pos` (found once on the host: no division per element).
+template <class Plan>
+struct line_input_of {
+  Plan p;
+  index_t kept_pos[Plan::slots];
+  __device__ XF_FORCEINLINE typename Plan::acc_type operator()(index_t r) const { return scan_input(p, kept_pos, r); }
+};
+
+// Where running total r of that line goes: the consumer's value, `step` elements apart.
+template <class Plan>
+struct line_output_iterator {
+  using Out = typename Plan::out_type;
+  struct store {
+    const line_output_iterator& it;
+    index_t at;
+    template <class A>
+    __device__ XF_FORCEINLINE store& operator=(const A& total) {
+      it.line.out[at * it.step] = scanned_output(it.line.p, it.line.kept_pos, at, static_cast<typename Plan::acc_type>(total));
+      return *this;
+    }
+  };
+  struct line_state {
+    Plan p;
+    index_t kept_pos[Plan::slots];
+    Out* out;
+  };
+  using iterator_category = std::random_access_iterator_tag;
+  using value_type = Out;
+  using difference_type = index_t;
+  using pointer = Out*;
+  using reference = store;
+  line_state line;
+  index_t step;
+  index_t i = 0;
+  __device__ XF_FORCEINLINE store operator[](index_t d) const { return {*this, i + d}; }
+  __device__ XF_FORCEINLINE store operator*() const { return (*this)[0]; }
+  XF_HD line_output_iterator operator+(index_t d) const {
+    line_output_iterator r = *this;
+    r.i += d;
+    return r;
+  }
+  XF_HD line_output_iterator& operator+=(index_t d) {
+    i += d;
+    return *this;
+  }
+  XF_HD index_t operator-(const line_output_iterator& o) const { return i - o.i; }
+};
+
+// Scans the one line of a plan that feeds a consumer: CUB's scan with no keys, the consumer's
+// value stored as each running total is made.
 template <class Plan>
 void scan_line_to_consumer(const Plan& p, index_t step, cudaStream_t stream) {
-  const fast_divmod line_length(p.reduced.size);
-  const scan_output_iterator<Plan> out{p, line_length, step};
-  run_flat_scan(make_index_iterator(scan_input_of<Plan>{p, line_length}), out, scan_combine<typename Plan::op_type>{p.op},
-                p.reduced.size, stream);
+  line_input_of<Plan> input{p, {}};
+  index_t out_pos;
+  layout_positions(p.kept, false, 0, input.kept_pos, out_pos);
+  line_output_iterator<Plan> out{{p, {}, p.out + out_pos}, step};
+  for (int k = 0; k < Plan::slots; ++k) out.line.kept_pos[k] = input.kept_pos[k];
+  run_flat_scan(make_index_iterator(input), out, scan_combine<typename Plan::op_type>{p.op}, p.reduced.size, stream);
 }
 
 // Scans every line of p.reduced (one or more reduced axes walked in C order) into the result:
