@@ -60,7 +60,8 @@ OVERRIDES = {  # counterparts that follow no rule above ("group name" keys one h
     "xf::random::generator": "numpy.random.default_rng", "xf::random::random_sample": "numpy.random.Generator.random",
     "xf::random::randn": "numpy.random.randn", "benchmark xf::operator<<": "",
     "xf::capture": "torch.cuda.graph", "xf::graph": "torch.cuda.CUDAGraph", "xf::graph::launch": "torch.cuda.CUDAGraph.replay",
-    "xf::graph::node_count": "", "xf::graph::device_id": "", "xf::graph::operator bool": "",
+    "xf::graph::node_count": "", "xf::graph::device_id": "", "xf::graph::operator bool": "", "xf::while_": "",
+    "xf::if_": "",
 }
 MACRO_DOCS = {  # what one invocation of a macro that generates public functions makes
     "XF_BINARY_OPERATOR": "Element-wise `{OP}` of two operands, one at least an expression (lazy).",

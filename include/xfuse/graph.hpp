@@ -170,6 +170,121 @@ struct release_unless_recorded {
 
 }  // namespace detail
 
+#if XF_CUDA_TU
+namespace detail {
+
+// Decides whether a recorded loop runs its body (again): while `flag` holds and fewer than
+// `limit` bodies have run. `start` (the node before the loop) resets the count; the node at the
+// end of the body counts the body just run. A template: one definition however many files use it.
+template <class Flag = bool>
+__global__ void loop_condition_kernel(cudaGraphConditionalHandle handle, const Flag* flag, long long* count, long long limit,
+                                      bool start) {
+  const long long done = start ? 0 : *count + 1;
+  *count = done;
+  cudaGraphSetConditional(handle, (*flag && done < limit) ? 1u : 0u);
+}
+
+// Throws unless this thread is recording, and `condition` is on the recording's device.
+inline void require_recording(const char* op, const array<bool, 0, device>& condition) {
+  const capture_state* c = active_capture();
+  if (c == nullptr)
+    throw error(std::string(op) + ": only inside xf::capture (a loop or branch on the device is a node of the recorded graph)");
+  if (condition.device_id() != c->device)
+    throw device_error(std::string(op) + ": the condition is on device " + std::to_string(condition.device_id()) +
+                       ", the graph is recorded on device " + std::to_string(c->device));
+}
+
+// Records `body` into the body graph of a conditional node, on a stream of its own.
+template <class Body, class AtEnd>
+void record_body(cudaGraph_t body_graph, Body&& body, const AtEnd& at_end) {
+  const stream own(stream::non_blocking);
+  const stream_guard current(own);
+  XF_CUDA_CHECK(cudaStreamBeginCaptureToGraph(own.handle(), body_graph, nullptr, nullptr, 0, cudaStreamCaptureModeRelaxed));
+  struct end_on_exit {
+    cudaStream_t s;
+    bool ended = false;
+    ~end_on_exit() {
+      if (ended) return;
+      cudaGraph_t g = nullptr;
+      (void)cudaStreamEndCapture(s, &g);
+      (void)cudaGetLastError();
+    }
+  } ending{own.handle()};
+  std::forward<Body>(body)();
+  at_end(own.handle());
+  cudaGraph_t g = nullptr;
+  ending.ended = true;
+  XF_CUDA_CHECK(cudaStreamEndCapture(own.handle(), &g));
+}
+
+// Adds a conditional node of `type` after the work recorded so far on the current stream, its
+// condition set by `set_condition` (launched first, on that stream), its body recorded from
+// `body`; later work on the stream follows the node.
+template <class SetCondition, class Body, class AtEnd>
+void record_conditional(cudaGraphConditionalNodeType type, const SetCondition& set_condition, Body&& body, const AtEnd& at_end_of_body) {
+  const capture_state* c = active_capture();
+  const cudaStream_t s = current_slot(c->device).handle;
+  cudaStreamCaptureStatus status{};
+  cudaGraph_t g = nullptr;
+  const cudaGraphNode_t* after = nullptr;
+  const cudaGraphEdgeData* edges = nullptr;
+  std::size_t count = 0;
+  XF_CUDA_CHECK(cudaStreamGetCaptureInfo(s, &status, nullptr, &g, &after, &edges, &count));
+  cudaGraphConditionalHandle handle{};
+  XF_CUDA_CHECK(cudaGraphConditionalHandleCreate(&handle, g, 0, 0));
+  set_condition(handle, s);
+  XF_CUDA_CHECK(cudaGetLastError());
+  XF_CUDA_CHECK(cudaStreamGetCaptureInfo(s, &status, nullptr, &g, &after, &edges, &count));  // now: that kernel
+  cudaGraphNodeParams params{};
+  params.type = cudaGraphNodeTypeConditional;
+  params.conditional.handle = handle;
+  params.conditional.type = type;
+  params.conditional.size = 1;
+  cudaGraphNode_t node = nullptr;
+  XF_CUDA_CHECK(cudaGraphAddNode(&node, g, after, edges, count, &params));
+  record_body(params.conditional.phGraph_out[0], std::forward<Body>(body),
+              [&](cudaStream_t body_stream) { at_end_of_body(body_stream, handle); });
+  XF_CUDA_CHECK(cudaStreamUpdateCaptureDependencies(s, &node, nullptr, 1, cudaStreamSetCaptureDependencies));
+}
+
+}  // namespace detail
+
+// Inside xf::capture: a loop on the device. Each replay runs `body()`'s recorded work while
+// `condition` (a 0-d bool device array, read on the device before the first pass and after each)
+// holds, at most `max_iterations` times, with no host round trip; the body updates the condition.
+template <class Body>
+void while_(const array<bool, 0, device>& condition, Body&& body, index_t max_iterations = 1'000'000) {
+  detail::require_recording("xf::while_", condition);
+  if (max_iterations < 0) throw error("xf::while_: max_iterations must not be negative");
+  const detail::buffer count = detail::allocate_device(sizeof(long long));  // kept by the graph being recorded
+  auto* counter = static_cast<long long*>(count.get());
+  const bool* flag = condition.data();
+  detail::record_conditional(
+      cudaGraphCondTypeWhile,
+      [&](cudaGraphConditionalHandle h, cudaStream_t s) {
+        detail::loop_condition_kernel<<<1, 1, 0, s>>>(h, flag, counter, static_cast<long long>(max_iterations), true);
+      },
+      std::forward<Body>(body), [&](cudaStream_t body_stream, cudaGraphConditionalHandle h) {
+        detail::loop_condition_kernel<<<1, 1, 0, body_stream>>>(h, flag, counter, static_cast<long long>(max_iterations), false);
+        XF_CUDA_CHECK(cudaGetLastError());
+      });
+}
+
+// Inside xf::capture: runs `body()`'s recorded work on each replay where `condition` (a 0-d bool
+// device array, read on the device at that point of the sequence) holds.
+template <class Body>
+void if_(const array<bool, 0, device>& condition, Body&& body) {
+  detail::require_recording("xf::if_", condition);
+  const detail::buffer count = detail::allocate_device(sizeof(long long));
+  auto* counter = static_cast<long long*>(count.get());
+  const bool* flag = condition.data();
+  detail::record_conditional(
+      cudaGraphCondTypeIf,
+      [&](cudaGraphConditionalHandle h, cudaStream_t s) { detail::loop_condition_kernel<<<1, 1, 0, s>>>(h, flag, counter, 1, true); },
+      std::forward<Body>(body), [](cudaStream_t, cudaGraphConditionalHandle) {});
+}
+#endif
+
 // Records the device work of `statements()` (xfuse statements on device arrays of the current
 // device) into a graph; nothing runs until the graph is launched.
 template <class F>

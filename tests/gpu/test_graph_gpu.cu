@@ -164,3 +164,77 @@ TEST_CASE("docs: recording statements as a graph", "[gpu][graph][docs]") {
   // example-end
   CHECK(xf::to_host(u) == std::vector<float>{0, 2, 3, 2, 0});
 }
+
+TEST_CASE("loops and branches on the device, inside a recorded graph", "[gpu][graph][graph_loop]") {
+  // example-begin device_loop
+  // Halve r until every |r| <= 1e-3: 2^-10 is the first power of two below, so ten passes.
+  const auto start = std::vector<float>{1.0f, -0.5f, 0.25f};
+  const auto r = xf::asarray<float>(start);
+  const xf::array<bool, 0> keep_going(xf::dims<0>{});
+  const xf::array<int, 0> passes(xf::dims<0>{});
+  const xf::graph halve = xf::capture([&] {
+    passes.assign(0);
+    keep_going.assign(xf::max(xf::abs(r)) > 1e-3f);
+    xf::while_(keep_going, [&] {
+      r *= 0.5f;
+      passes += 1;
+      keep_going.assign(xf::max(xf::abs(r)) > 1e-3f);
+    });
+  });
+  halve.launch();  // ten passes on the device, no host round trip: passes holds 10
+  // example-end
+  CHECK(passes.item() == 10);
+  CHECK(xf::to_host(r) == std::vector<float>{std::ldexp(1.0f, -10), -std::ldexp(1.0f, -11), std::ldexp(1.0f, -12)});
+  halve.launch();  // already small: the condition is false before the first pass
+  CHECK(passes.item() == 0);
+  r.assign(xf::asarray<float>(start));
+  halve.launch();
+  CHECK(passes.item() == 10);
+
+  // A loop whose condition never turns false stops after max_iterations.
+  const xf::array<bool, 0> always(xf::dims<0>{});
+  always.assign(true);
+  const xf::array<int, 0> count(xf::dims<0>{});
+  const xf::graph capped = xf::capture([&] {
+    count.assign(0);
+    xf::while_(always, [&] { count += 1; }, 7);
+  });
+  capped.launch();
+  CHECK(count.item() == 7);
+
+  // Nested loops: 3 outer passes of 2 inner ones.
+  const xf::array<int, 0> i(xf::dims<0>{}), j(xf::dims<0>{}), total(xf::dims<0>{});
+  const xf::array<bool, 0> outer(xf::dims<0>{}), inner(xf::dims<0>{});
+  const xf::graph nested = xf::capture([&] {
+    i.assign(0);
+    total.assign(0);
+    outer.assign(i < 3);
+    xf::while_(outer, [&] {
+      j.assign(0);
+      inner.assign(j < 2);
+      xf::while_(inner, [&] {
+        total += 1;
+        j += 1;
+        inner.assign(j < 2);
+      });
+      i += 1;
+      outer.assign(i < 3);
+    });
+  });
+  nested.launch();
+  CHECK(total.item() == 6);
+
+  // A branch, decided on the device at each replay.
+  const xf::array<bool, 0> flag(xf::dims<0>{});
+  flag.assign(false);
+  const xf::graph branch = xf::capture([&] { xf::if_(flag, [&] { count += 100; }); });
+  count.assign(0);
+  branch.launch();
+  CHECK(count.item() == 0);
+  flag.assign(true);
+  branch.launch();
+  CHECK(count.item() == 100);
+
+  // Outside a recording there is no graph to hold the loop.
+  CHECK_THROWS_WITH(xf::while_(flag, [] {}), XF_CONTAINS("xf::while_") && XF_CONTAINS("only inside xf::capture"));
+}
