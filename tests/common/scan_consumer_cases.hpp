@@ -1,7 +1,8 @@
 // Described scans as operands (xf::lazy::cumsum inside an element-wise expression), shared by the
 // host suite (the general path: the scan, then the expression) and the GPU suite (the scan's
 // kernel storing the expression's value), against running sums in long double (ref_scan), on every
-// scan kernel's shapes: one line, a block per row, 32 lines a block, and CUB's keyed scan.
+// scan kernel's shapes: one line, a block per row, 32 lines a block, and too few lines (the
+// general path).
 #pragma once
 
 #include <cmath>

@@ -29,7 +29,7 @@ TEST_CASE("expressions using described scans, in the scan's kernel", "[gpu][scan
   consumer_of_axis_scan<xf::device>(300, 4097, 1);
   consumer_of_axis_scan<xf::device>(6600, 100, 1);  // short rows: 32 lines a block
   consumer_of_axis_scan<xf::device>(257, 6600, 0);  // columns: 32 lines a block, a warp across them
-  consumer_of_axis_scan<xf::device>(4, 5000, 1);    // too few lines: CUB's keyed scan
+  consumer_of_axis_scan<xf::device>(4, 5000, 1);    // too few lines: the general path
   consumer_of_axis_scan<xf::device>(5000, 4, 0);
   scan_consumer_kinds<xf::device>();
 }
@@ -45,6 +45,9 @@ TEST_CASE("which expressions using a described scan run in its kernel", "[gpu][s
   CHECK_FALSE(one_kernel(xf::lazy::cumsum(x, 1) - xf::lazy::cumsum(x, 1)));    // two scans
   CHECK_FALSE(one_kernel(xf::lazy::cumsum(x, 1) / xf::lazy::sum(x, 1, xf::keepdims)));  // and a reduction
   CHECK(one_kernel(y - xf::lazy::cumsum(y, 1)));                               // reads y where it writes
+  const auto few = xf::asarray<float>(uniform<float>(4 * 5000, -1, 1), {4, 5000});
+  const xf::array<float, 2> f(few.shape());
+  CHECK_FALSE(xf::detail::scan_with_consumer(f, few - xf::lazy::cumsum(few, 1), "test"));  // 4 lines: too few
   CHECK_FALSE(one_kernel(xf::lazy::cumsum(y(xf::all, xf::slice(xf::_, xf::_, -1)), 1)));  // and elsewhere
   const auto done = xf::lazy::cumsum(x, 0);
   const xf::array<float, 2> first = done;

@@ -9,13 +9,13 @@
 // The expression and the scan's input are zipped into one scan plan (make_scan_plan: one layout,
 // so a line is the same elements for both) whose operation folds the scan's input
 // (scan_then_consumer) and whose store is the expression's value with the running total in place
-// of the scan (feed.cuh). Every scan kernel takes it: a block per line or per 32 lines where the
-// lines fill the GPU (lines.cuh), CUB's scan otherwise. The running totals never reach memory, so
-// the described scan is not kept: a later use runs it again.
+// of the scan (feed.cuh): a block per line or per 32 lines where the lines fill the GPU
+// (lines.cuh), CUB's scan for the one line of a 1-D scan. The running totals never reach memory,
+// so the described scan is not kept: a later use runs it again.
 //
 // Anything else takes the general path (the scan runs when first needed, into an array, then the
 // element-wise kernel reads it): host arrays; a scan already run; a flattened scan of more than one
-// dimension; a scan whose input holds a described scan or reduction; an expression that also holds
+// dimension; lines too few to give every multiprocessor a block; a scan whose input holds a described scan or reduction; an expression that also holds
 // a described reduction, or two different scans; a destination that other elements read.
 #pragma once
 
@@ -79,9 +79,14 @@ bool launch_scan_to_consumer(const array<T, R, device>& dst, const E& e, const P
   const nvtx_range range(op);
   const cudaStream_t stream = current_slot(cur).handle;
   const index_t step = dst.strides()[axis];
-  if (p.kept.size == 1) scan_line_to_consumer(p, step, stream);
-  else scan_device(p, step, cur, stream);
-  return true;
+  // One line: CUB's scan. Several: the line walks, or the general path when they are too few (a
+  // keyed CUB scan feeding the expression would cost every file one more CUB instantiation).
+  if constexpr (P::flat || rank_v<typename P::expression_type> == 1) {
+    scan_line_to_consumer(p, step, stream);
+    return true;
+  } else {
+    return scan_lines_device(p, step, cur, stream);
+  }
 }
 #endif
 
