@@ -33,23 +33,19 @@ struct scan_input_of {
     const index_t line = n.div(i);
     index_t kept_pos[Plan::slots], out_pos;
     layout_positions(p.kept, p.kept_narrow, line, kept_pos, out_pos);
-    const index_t r = i - line * static_cast<index_t>(n.divisor);
-    if constexpr (feeds_consumer<typename Plan::op_type>) return scan_input(p, kept_pos, r);  // lines of rank 1
-    else return mapped_element(p, kept_pos, r);
+    return mapped_element(p, kept_pos, i - line * static_cast<index_t>(n.divisor));
   }
 };
 
-// Where running total i goes: step i % n of line i / n of the result, converted to its type (or
-// the consumer's value there: feed.cuh).
+// Where running total i goes: the assignment converts the accumulator to the result's type.
 template <class Plan>
 struct scan_output_iterator {
   using Out = typename Plan::out_type;
   struct store {
-    const scan_output_iterator& it;
-    index_t at;
+    Out* at;
     template <class A>
-    __device__ XF_FORCEINLINE store& operator=(const A& total) {
-      it.put(at, static_cast<typename Plan::acc_type>(total));
+    __device__ XF_FORCEINLINE store& operator=(const A& a) {
+      *at = convert<Out>(a);
       return *this;
     }
   };
@@ -62,12 +58,11 @@ struct scan_output_iterator {
   fast_divmod n;
   index_t step;  // the result's stride along the scanned axis
   index_t i = 0;
-  __device__ XF_FORCEINLINE store operator[](index_t d) const { return {*this, i + d}; }
-  __device__ XF_FORCEINLINE void put(index_t at, const typename Plan::acc_type& total) const {
-    const index_t line = n.div(at), r = at - line * static_cast<index_t>(n.divisor);
+  __device__ XF_FORCEINLINE store operator[](index_t d) const {
+    const index_t at = i + d, line = n.div(at);
     index_t kept_pos[Plan::slots], out_pos;
     layout_positions(p.kept, p.kept_narrow, line, kept_pos, out_pos);
-    p.out[out_pos + r * step] = scanned_output(p, kept_pos, r, total);
+    return {p.out + out_pos + (at - line * static_cast<index_t>(n.divisor)) * step};
   }
   __device__ XF_FORCEINLINE store operator*() const { return (*this)[0]; }
   XF_HD scan_output_iterator operator+(index_t d) const { return {p, n, step, i + d}; }
@@ -189,30 +184,22 @@ struct line_output_iterator {
     index_t at;
     template <class A>
     __device__ XF_FORCEINLINE store& operator=(const A& total) {
-      it.line.out[at * it.step] = scanned_output(it.line.p, it.line.kept_pos, at, static_cast<typename Plan::acc_type>(total));
+      it.out[at * it.step] = scanned_output(it.line.p, it.line.kept_pos, at, static_cast<typename Plan::acc_type>(total));
       return *this;
     }
-  };
-  struct line_state {
-    Plan p;
-    index_t kept_pos[Plan::slots];
-    Out* out;
   };
   using iterator_category = std::random_access_iterator_tag;
   using value_type = Out;
   using difference_type = index_t;
   using pointer = Out*;
   using reference = store;
-  line_state line;
+  line_input_of<Plan> line;  // the plan and the line's leaf positions
+  Out* out;
   index_t step;
   index_t i = 0;
   __device__ XF_FORCEINLINE store operator[](index_t d) const { return {*this, i + d}; }
   __device__ XF_FORCEINLINE store operator*() const { return (*this)[0]; }
-  XF_HD line_output_iterator operator+(index_t d) const {
-    line_output_iterator r = *this;
-    r.i += d;
-    return r;
-  }
+  XF_HD line_output_iterator operator+(index_t d) const { return {line, out, step, i + d}; }
   XF_HD line_output_iterator& operator+=(index_t d) {
     i += d;
     return *this;
@@ -227,8 +214,7 @@ void scan_line_to_consumer(const Plan& p, index_t step, cudaStream_t stream) {
   line_input_of<Plan> input{p, {}};
   index_t out_pos;
   layout_positions(p.kept, false, 0, input.kept_pos, out_pos);
-  line_output_iterator<Plan> out{{p, {}, p.out + out_pos}, step};
-  for (int k = 0; k < Plan::slots; ++k) out.line.kept_pos[k] = input.kept_pos[k];
+  const line_output_iterator<Plan> out{input, p.out + out_pos, step};
   run_flat_scan(make_index_iterator(input), out, scan_combine<typename Plan::op_type>{p.op}, p.reduced.size, stream);
 }
 
