@@ -19,7 +19,7 @@ constexpr xf::index_t max_iterations = 10 * n;
 // The solver's arrays: the grid functions with their border, and 0-d scalars on the device.
 struct cg_state {
   xf::array<double, 2> b, x, r, p, ap;
-  xf::array<double, 0> rs, rs_new, alpha, threshold;
+  xf::array<double, 0> rs, rs_new, pap, threshold;
   xf::array<bool, 0> going;
   xf::array<std::int64_t, 0> iterations;
 
@@ -30,7 +30,7 @@ struct cg_state {
 
   cg_state()
       : b(xf::dims<2>{n + 2, n + 2}), x(b.shape()), r(b.shape()), p(b.shape()), ap(b.shape()), rs(xf::dims<0>{}),
-        rs_new(xf::dims<0>{}), alpha(xf::dims<0>{}), threshold(xf::dims<0>{}), going(xf::dims<0>{}),
+        rs_new(xf::dims<0>{}), pap(xf::dims<0>{}), threshold(xf::dims<0>{}), going(xf::dims<0>{}),
         iterations(xf::dims<0>{}) {
     const double h = 1.0 / (n + 1);
     b.assign(0.0);
@@ -42,17 +42,18 @@ struct cg_state {
     x.assign(0.0);
     r.assign(b);
     p.assign(r);
-    rs.assign(xf::sum(r * r));
+    rs.assign(xf::lazy::sum(r * r));
     threshold.assign(tolerance * tolerance * rs);  // |r| <= 1e-6 |b|, compared squared
     iterations.assign(0);
   }
-  // One iteration; leaves rs = r.r and `going` = whether to go on. Statements that write arrays of
-  // one shape run as one kernel each (xf::assign): seven launches an iteration.
+  // One iteration; leaves rs = r.r and `going` = whether to go on. A described reduction written
+  // into a 0-d array writes its result there (no copy); statements that write arrays of one shape
+  // run as one kernel each (xf::assign): six statements an iteration, eight kernels.
   void iterate() {
     inner(ap) = 4.0 * inner(p) - shifted(p, -1, 0) - shifted(p, 1, 0) - shifted(p, 0, -1) - shifted(p, 0, 1);
-    alpha.assign(rs / xf::sum(p * ap));
-    xf::assign(xf::into(x) = x + alpha * p, xf::into(r) = r - alpha * ap);
-    rs_new.assign(xf::sum(r * r));
+    pap.assign(xf::lazy::sum(p * ap));
+    xf::assign(xf::into(x) = x + (rs / pap) * p, xf::into(r) = r - (rs / pap) * ap);
+    rs_new.assign(xf::lazy::sum(r * r));
     p.assign(r + (rs_new / rs) * p);
     xf::assign(xf::into(rs) = rs_new, xf::into(iterations) = iterations + 1, xf::into(going) = rs_new > threshold);
   }

@@ -10,16 +10,22 @@
 // Inside the function, statements run as usual but their device work is recorded instead of run
 // (stream capture on a stream of its own, made current for the function). A replay reads and
 // writes the arrays the statements named, with their contents at replay time. Temporaries the
-// statements allocate (reduction results, CUB's scratch) become the graph's own allocations.
+// statements allocate (reduction results, CUB's scratch, cuBLAS and cuSOLVER workspaces) become
+// the graph's own allocations. Random draws are recorded too: each launch draws what the
+// statements would draw if they ran then, and advances the generator as they would (so a
+// generator must outlive the launches of the graphs that draw from it).
 //
 // What cannot be replayed is refused with an xf::error that names the operation, and the capture
 // is discarded: reading device memory on the host (`item`, `to_host`, printing), waiting for a
-// stream, copying host data in (`asarray`), random draws (their numbers would repeat on every
-// replay), cuBLAS and cuSOLVER calls, and statements on host arrays. An array made inside the
-// function must not outlive it (it would name memory only the graph owns): write results into
-// arrays made before the capture, with `assign`, `+=` and the like.
+// stream, copying host data in (`asarray`), random draws inside a device loop's body (each pass
+// would draw the same numbers), cuSOLVER routines that wait for their stream inside the call
+// (eigh's syevd, svd's gesvd), and statements on host arrays. An array made inside the function
+// must not outlive it (it would name memory only the graph owns): write results into arrays made
+// before the capture, with `assign`, `+=` and the like.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <utility>
@@ -82,6 +88,7 @@ class graph {
     stream allocations;
     std::vector<detail::buffer> kept;
     std::vector<detail::deferred_free> deferred;
+    std::vector<detail::recorded_draws> draws;  // random generators the recording draws from
 
     explicit recorded(int dev) : device(dev), allocations(stream::non_blocking) {}
     recorded(const recorded&) = delete;
@@ -109,9 +116,30 @@ class graph {
     detail::refuse_in_capture("xf::graph::launch", "a graph is launched after it is recorded, not inside another recording");
     // The first launch waits for the allocations; later ones are ordered behind it.
     if (!state_->launched) XF_CUDA_CHECK(cudaStreamWaitEvent(s, state_->ready));
+    set_draw_starts();
     XF_CUDA_CHECK(cudaGraphLaunch(state_->exec, s));
     XF_CUDA_CHECK(cudaEventRecord(state_->last_launch, s));
     state_->launched = true;
+  }
+
+  // Where this launch's random draws start: each generator's count now (into the memset nodes
+  // recorded for it, whose values a launch takes as they are set before it); the generators then
+  // advance by one replay's draws.
+  void set_draw_starts() const {
+    for (detail::recorded_draws& d : state_->draws) {
+      const std::uint64_t start = *d.generator_draws;
+      cudaMemsetParams word{};
+      word.elementSize = 4;
+      word.width = 1;
+      word.height = 1;
+      word.dst = d.start.get();
+      word.value = static_cast<unsigned>(start);
+      XF_CUDA_CHECK(cudaGraphExecMemsetNodeSetParams(state_->exec, d.start_low, &word));
+      word.dst = static_cast<unsigned*>(d.start.get()) + 1;
+      word.value = static_cast<unsigned>(start >> 32);
+      XF_CUDA_CHECK(cudaGraphExecMemsetNodeSetParams(state_->exec, d.start_high, &word));
+      *d.generator_draws = start + d.count;
+    }
   }
 
   std::shared_ptr<recorded> state_;
@@ -199,6 +227,11 @@ template <class Body, class AtEnd>
 void record_body(cudaGraph_t body_graph, Body&& body, const AtEnd& at_end) {
   const stream own(stream::non_blocking);
   const stream_guard current(own);
+  struct inside_body {
+    capture_state* c = active_capture();
+    inside_body() { ++c->conditional_depth; }
+    ~inside_body() { --c->conditional_depth; }
+  } depth;
   XF_CUDA_CHECK(cudaStreamBeginCaptureToGraph(own.handle(), body_graph, nullptr, nullptr, 0, cudaStreamCaptureModeRelaxed));
   struct end_on_exit {
     cudaStream_t s;
@@ -298,8 +331,10 @@ graph capture(F&& statements) {
   XF_CUDA_CHECK(cudaEventCreateWithFlags(&result->ready, cudaEventDisableTiming));
   XF_CUDA_CHECK(cudaEventCreateWithFlags(&result->last_launch, cudaEventDisableTiming));
   const stream recorded_stream(stream::non_blocking);
+  static std::atomic<std::uint64_t> recordings{0};
   detail::capture_state state;
   state.device = dev;
+  state.serial = ++recordings;
   state.stream = recorded_stream.handle();
   state.allocations = result->allocations.handle();
   state.allocations_owner = detail::stream_owner_of(result->allocations);
@@ -314,6 +349,7 @@ graph capture(F&& statements) {
   XF_CUDA_CHECK(cudaEventRecord(result->ready, result->allocations.handle()));
   result->kept = std::move(state.kept);
   result->deferred = std::move(state.deferred);
+  result->draws = std::move(state.draws);
   guard.recorded = true;
   graph g;
   g.state_ = std::move(result);

@@ -16,6 +16,7 @@
 
 #include "core.hpp"
 #include "random/draws.hpp"
+#include "random/recorded.hpp"
 
 namespace xf::random {
 
@@ -25,10 +26,11 @@ class generator {
   explicit generator(std::uint64_t seed = 0) noexcept : seed_(seed) {}
   std::uint64_t seed() const noexcept { return seed_; }
   std::uint64_t draws() const noexcept { return draws_; }
-  // The key of the next draw; advances the generator. Refused while recording a graph: each
-  // replay would draw the same numbers.
+  // The key of the next draw; advances the generator. Inside xf::capture, the key of a recorded
+  // draw: each launch of the graph draws what the statements would draw then, and advances the
+  // generator as they would (so the generator must outlive the graph's launches).
   detail::philox_key next_key() {
-    ::xf::detail::refuse_in_capture("xf::random", "a replay would draw the same numbers again");
+    if (auto* recording = ::xf::detail::active_capture()) return ::xf::detail::recorded_key(*recording, seed_, &draws_);
     const std::uint64_t d = draws_++;
     return {static_cast<std::uint32_t>(seed_), static_cast<std::uint32_t>(seed_ >> 32), static_cast<std::uint32_t>(d),
             static_cast<std::uint32_t>(d >> 32)};

@@ -112,6 +112,30 @@ auto reduce_over(const E& e, const std::array<int, N>& axes, const Op& op, const
   else return result;
 }
 
+// `dst.assign(xf::lazy::sum(x, ...))` and the like: the reduction writes its results straight into
+// dst, as it would into a new array (the same kernels, the same values), when dst is C-ordered
+// with the result's shape and element type and reads none of its own memory: no result array and
+// no copy kernel. The description's result stays unset (a later use computes it).
+template <class T, int R, class Space, class P>
+bool reduce_into(const array<T, R, Space>& dst, const P& pending, const char* op) {
+  if constexpr (!std::is_same_v<T, typename P::value_type> || P::rank != R) {
+    return false;
+  } else {
+    (void)op;
+    if (pending.result->value || !dst.is_contiguous()) return false;
+    const auto shape = shape_of_reduction(pending.expr.shape(), pending.axes);
+    if constexpr (P::keep) {
+      if (dst.shape() != shape.with_ones) return false;
+    } else {
+      if (dst.shape() != shape.kept) return false;
+    }
+    if (reads_any_of(range_of<R>(dst.data(), sizeof(T), dst.shape(), dst.strides().data(), 0), pending.expr)) return false;
+    check_has_elements<typename P::op_type>(shape.reduced_count, dst.size(), pending.expr.shape(), pending.name);
+    if (dst.size() > 0) run_reduce_plan(make_reduce_plan(pending.expr, pending.axes, pending.op, dst.data()), pending.expr, pending.name);
+    return true;
+  }
+}
+
 template <bool Keep, class Op, class E>
 auto reduce_all(const E& e, const Op& op, const char* name) {
   return reduce_over<Keep>(e, every_axis<rank_v<E>>(), op, name);

@@ -183,4 +183,56 @@ void fallback_and_empty() {
   REQUIRE_THROWS_WITH(xf::lazy::sum(a, 2), XF_CONTAINS("xf::lazy::sum") && XF_CONTAINS("out of bounds"));
 }
 
+// A described reduction written into an array (`out.assign(xf::lazy::sum(x, 1))`): straight into
+// a C-ordered destination of the result's shape and type (the description's result stays unset:
+// no result array was made), otherwise through the result. Equal to the eager reduction bit for bit
+// either way; empty reductions as elsewhere.
+template <class Space>
+void reduction_into_destination() {
+  const index_t rows = 37, cols = 1001;
+  const auto v = uniform<double>(static_cast<std::size_t>(rows * cols), -2, 2);
+  const auto a = xf::asarray<double, Space>(v, {rows, cols});
+  const auto eager_rows = xf::to_host(xf::sum(a, 1));
+
+  const xf::array<double, 1, Space> row_sums({rows});
+  const auto direct = xf::lazy::sum(a, 1);
+  row_sums.assign(direct);
+  REQUIRE_FALSE(direct.result->value.has_value());
+  REQUIRE(xf::to_host(row_sums) == eager_rows);
+  const xf::array<double, 0, Space> total(xf::dims<0>{});
+  total.assign(xf::lazy::mean(a));
+  REQUIRE(total.item() == xf::mean(a).item());
+  const xf::array<double, 2, Space> kept({1, cols});
+  const auto columns = xf::lazy::max(a, 0, xf::keepdims);
+  kept.assign(columns);
+  REQUIRE_FALSE(columns.result->value.has_value());
+  REQUIRE(xf::to_host(kept) == xf::to_host(xf::max(a, 0, xf::keepdims)));
+
+  // Through the result: a strided destination, another element type, a destination the
+  // reduction reads, a broadcast.
+  const xf::array<double, 1, Space> wide({2 * rows});
+  const auto strided = xf::lazy::sum(a, 1);
+  wide(xf::slice(0, 2 * rows, 2)).assign(strided);
+  REQUIRE(strided.result->value.has_value());
+  REQUIRE(xf::to_host(xf::eval(wide(xf::slice(0, 2 * rows, 2)))) == eager_rows);
+  const xf::array<float, 1, Space> narrow({rows});
+  narrow.assign(xf::lazy::sum(a, 1));
+  const auto narrow_host = xf::to_host(narrow);
+  for (index_t i = 0; i < rows; ++i) REQUIRE(narrow_host[static_cast<std::size_t>(i)] == static_cast<float>(eager_rows[static_cast<std::size_t>(i)]));
+  const auto b = xf::asarray<double, Space>(v, {rows, cols});
+  const auto reads_itself = xf::lazy::sum(b, 0, xf::keepdims);  // its result goes into b's first row
+  b(xf::slice(0, 1), xf::slice()).assign(reads_itself);
+  REQUIRE(reads_itself.result->value.has_value());
+  REQUIRE(xf::to_host(xf::eval(b(0, xf::slice()))) == xf::to_host(xf::sum(a, 0)));
+  const xf::array<double, 2, Space> spread({rows, cols});
+  spread.assign(xf::lazy::sum(a, 0, xf::keepdims));  // broadcast along rows: through the result
+  REQUIRE(xf::to_host(xf::eval(spread(rows - 1, xf::slice()))) == xf::to_host(xf::sum(a, 0)));
+
+  const auto empty = xf::asarray<double, Space>(std::vector<double>{}, {4, 0});
+  const xf::array<double, 1, Space> zeros({4});
+  zeros.assign(xf::lazy::sum(empty, 1));
+  REQUIRE(xf::to_host(zeros) == std::vector<double>(4, 0.0));
+  REQUIRE_THROWS_WITH(zeros.assign(xf::lazy::max(empty, 1)), XF_CONTAINS("xf::lazy::max") && XF_CONTAINS("zero-size reduction"));
+}
+
 }  // namespace xf_test::together

@@ -1,10 +1,15 @@
 // Recorded statement sequences (xf::capture, xf::graph): replays against the same statements run
-// eagerly, the graph's memory, and the refusals of what a graph cannot replay.
+// eagerly, the graph's memory, random draws, library calls (CUB, cuBLAS, cuSOLVER), and the
+// refusals of what a graph cannot replay.
 #include <cmath>
+#include <string>
+#include <thread>
 #include <vector>
 
 #include <xfuse/graph.hpp>
+#include <xfuse/linalg.hpp>
 #include <xfuse/random.hpp>
+#include <xfuse/sort.hpp>
 #include <xfuse/reduce.hpp>
 #include <xfuse/scan.hpp>
 
@@ -137,7 +142,9 @@ TEST_CASE("what a graph cannot replay is refused, and the stream stays usable", 
   refused([&] { xf::synchronize(); }, "xf::synchronize");
   refused([&] { y.assign(xf::asarray<float>({4, 5, 6})); }, "xf::asarray");
   xf::random::generator gen(3);
-  refused([&] { y.assign(xf::random::uniform<float>(y.shape(), gen)); }, "xf::random");
+  const xf::array<bool, 0> flag(xf::dims<0>{});
+  refused([&] { xf::while_(flag, [&] { y.assign(xf::random::uniform<float>(y.shape(), gen)); }); }, "xf::random");
+  CHECK(gen.draws() == 0);
   const auto h = xf::asarray<float, xf::host>({1, 2, 3});
   refused([&] { h.assign(h + 1.0f); }, "host arrays");
   CHECK_THROWS_WITH(xf::capture([&] { (void)xf::capture([] {}); }), XF_CONTAINS("do not nest"));
@@ -237,4 +244,109 @@ TEST_CASE("loops and branches on the device, inside a recorded graph", "[gpu][gr
 
   // Outside a recording there is no graph to hold the loop.
   CHECK_THROWS_WITH(xf::while_(flag, [] {}), XF_CONTAINS("xf::while_") && XF_CONTAINS("only inside xf::capture"));
+}
+
+TEST_CASE("random draws in a recording: each launch draws what the statements would draw then", "[gpu][graph][graph_random]") {
+  const xf::index_t n = 4099;  // not a whole number of Philox blocks
+  const auto x = xf::asarray<float>(xf_test::uniform<float>(static_cast<std::size_t>(n), -1, 1));
+  const xf::array<float, 1> y({n}), z({n});
+  xf::random::generator recorded(2026), eager(2026);
+  xf::random::generator other(7), other_eager(7);
+  const xf::graph g = xf::capture([&] {
+    y.assign(x + 0.5f * xf::random::normal<float>({n}, recorded));
+    z.assign(y * xf::random::uniform<float>({n}, recorded) + xf::random::uniform<float>({n}, other));
+  });
+  CHECK(recorded.draws() == 0);  // recording draws nothing
+  for (int launch = 0; launch < 3; ++launch) {
+    g.launch();
+    const xf::array<float, 1> ye = x + 0.5f * xf::random::normal<float>({n}, eager);
+    const xf::array<float, 1> ze = ye * xf::random::uniform<float>({n}, eager) + xf::random::uniform<float>({n}, other_eager);
+    CHECK(recorded.draws() == eager.draws());
+    CHECK(other.draws() == other_eager.draws());
+    CHECK(xf::to_host(y) == xf::to_host(ye));  // bit for bit
+    CHECK(xf::to_host(z) == xf::to_host(ze));
+    // Eager draws between launches take their turn in the generator's sequence.
+    CHECK(xf::to_host(xf::eval(xf::random::uniform<float>({n}, recorded))) ==
+          xf::to_host(xf::eval(xf::random::uniform<float>({n}, eager))));
+  }
+  // Launches draw new numbers: two replays differ.
+  const auto first = xf::to_host(y);
+  g.launch();
+  CHECK(xf::to_host(y) != first);
+}
+
+namespace {
+
+// A symmetric positive-definite n x n matrix: m m^T / n + I, with m uniform on [-1, 1).
+xf::array<double, 2> spd(xf::index_t n, std::uint64_t seed) {
+  xf::random::generator g(seed);
+  const xf::array<double, 2> m = xf::random::uniform<double>({n, n}, g, -1.0, 1.0);
+  return xf::eval(xf::matmul(m, m.T()) / static_cast<double>(n) + xf::eye<double>(n));
+}
+
+}  // namespace
+
+TEST_CASE("a recorded reduction, sort, product and solve replay bit for bit as run eagerly", "[gpu][graph][graph_library]") {
+  const xf::index_t n = 200;  // above the one-launch small solve: cuSOLVER's LU and Cholesky
+  const auto a = spd(n, 1), c = spd(8, 2);
+  xf::random::generator g(3);
+  const xf::array<double, 2> b = xf::random::uniform<double>({n, 3}, g, -1.0, 1.0);
+  const xf::array<float, 2> v = xf::random::normal<float>({64, 1000}, g);
+  const xf::array<double, 2> x({n, 3}), prod({n, 3}), low({n, n}), small({8, 3});
+  const xf::array<float, 1> row_sums({64});
+  const xf::array<float, 2> sorted({64, 1000});
+  auto statements = [&](const xf::array<double, 2>& x_out, const xf::array<double, 2>& prod_out, const xf::array<double, 2>& low_out,
+                        const xf::array<double, 2>& small_out, const xf::array<float, 1>& sums_out, const xf::array<float, 2>& sorted_out) {
+    sums_out.assign(xf::sum(v * v, 1));
+    sorted_out.assign(xf::sort(v));
+    prod_out.assign(xf::matmul(a, b));
+    x_out.assign(xf::linalg::solve(a, prod_out));  // x = b, up to rounding
+    low_out.assign(xf::linalg::cholesky(a));
+    small_out.assign(xf::linalg::solve(c, b(xf::slice(0, 8), xf::slice())));  // the one-launch small solve
+  };
+  const xf::graph recorded = xf::capture([&] { statements(x, prod, low, small, row_sums, sorted); });
+  recorded.launch();
+  recorded.launch();  // a second replay writes the same values again
+  const xf::array<double, 2> xe({n, 3}), prode({n, 3}), lowe({n, n}), smalle({8, 3});
+  const xf::array<float, 1> sumse({64});
+  const xf::array<float, 2> sortede({64, 1000});
+  statements(xe, prode, lowe, smalle, sumse, sortede);
+  CHECK(xf::to_host(x) == xf::to_host(xe));
+  CHECK(xf::to_host(prod) == xf::to_host(prode));
+  CHECK(xf::to_host(low) == xf::to_host(lowe));
+  CHECK(xf::to_host(small) == xf::to_host(smalle));
+  CHECK(xf::to_host(row_sums) == xf::to_host(sumse));
+  CHECK(xf::to_host(sorted) == xf::to_host(sortede));
+  // And the values are right: x solves a x = a b, so x = b; L L^T = a; rows sorted.
+  CHECK(xf::max(xf::abs(x - b)).item() < 1e-10);
+  CHECK(xf::max(xf::abs(xf::matmul(low, low.T()) - a)).item() < 1e-12);
+  CHECK(xf::all(sorted(xf::slice(), xf::slice(1, 1000)) >= sorted(xf::slice(), xf::slice(0, 999))).item());
+}
+
+TEST_CASE("factorizations that wait inside the call are refused by name, the others recorded", "[gpu][graph][graph_library]") {
+  const auto a = spd(100, 4);
+  const xf::array<double, 2> got({100, 100});
+  // QR (geqrf, orgqr) records: a replay gives what it computes eagerly.
+  const xf::graph g = xf::capture([&] { got.assign(xf::linalg::qr(a).Q); });
+  g.launch();
+  CHECK(xf::to_host(got) == xf::to_host(xf::linalg::qr(a).Q));
+  // cuSOLVER's syevd and gesvd synchronize their stream inside the call.
+  CHECK_THROWS_WITH(xf::capture([&] { got.assign(xf::linalg::eigh(a).eigenvectors); }),
+                    XF_CONTAINS("xf::linalg::eigh") && XF_CONTAINS("xf::capture"));
+  CHECK_THROWS_WITH(xf::capture([&] { got.assign(xf::linalg::svd(a).U); }), XF_CONTAINS("xf::linalg::svd") && XF_CONTAINS("xf::capture"));
+  // A thread's first cuBLAS and cuSOLVER calls, made while recording, create their handles.
+  xf::array<double, 2> fresh({100, 100});
+  std::string failure;
+  std::thread([&] {
+    try {
+      const xf::graph first = xf::capture([&] { fresh.assign(xf::linalg::solve(a, xf::matmul(a, a))); });
+      first.launch();
+      xf::synchronize();
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  }).join();
+  INFO(failure);
+  CHECK(failure.empty());
+  if (failure.empty()) CHECK(xf::max(xf::abs(fresh - a)).item() < 1e-10);
 }

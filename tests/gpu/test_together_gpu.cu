@@ -26,6 +26,10 @@ TEST_CASE("reductions together: long, fallback, empty", "[gpu][together]") {
   xf_test::together::fallback_and_empty<xf::device>();
 }
 
+TEST_CASE("a described reduction written into an array", "[gpu][together]") {
+  xf_test::together::reduction_into_destination<xf::device>();
+}
+
 // Several assignments in one kernel (tests/common/assign_together_cases.hpp): every walk of the
 // element-wise kernel with a set of destinations (rows, bulk copies past one tile, tiled).
 #include "../common/assign_together_cases.hpp"

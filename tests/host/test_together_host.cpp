@@ -21,6 +21,10 @@ TEST_CASE("reductions together: long, fallback, empty: host arrays", "[host][tog
   xf_test::together::fallback_and_empty<xf::host>();
 }
 
+TEST_CASE("a described reduction written into an array: host arrays", "[host][together]") {
+  xf_test::together::reduction_into_destination<xf::host>();
+}
+
 // Several assignments in one kernel on host arrays (tests/common/assign_together_cases.hpp).
 #include "../common/assign_together_cases.hpp"
 

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Whether this thread is recording device work into a CUDA graph (xf::capture, graph.hpp), what
 // the recording owns, and the refusal that every operation which needs the host during the work
-// (reading device memory, waiting for a stream, copying host data in, drawing random numbers)
-// raises while it records: a graph replays device work only, so those would be wrong on replay or
-// break the recording.
+// (reading device memory, waiting for a stream, copying host data in) raises while it records: a
+// graph replays device work only, so those would be wrong on replay or break the recording.
 //
 // Memory: a graph replays kernels on fixed addresses, so every block it may touch must live as
 // long as it does. Blocks allocated while recording are real allocations (on a stream of the
@@ -12,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -31,19 +31,39 @@ struct deferred_free {
   stream_owner* owner;
 };
 
+// A random generator drawn from while recording. A replay draws what the statements would draw
+// run then: each launch writes the generator's count of draws into `start` (two 32-bit memset
+// nodes of the graph, set before the launch) and advances the generator by `count`; a recorded
+// draw's number is its place among the recording's draws from that generator plus `start`.
+struct recorded_draws {
+  std::uint64_t* generator_draws = nullptr;  // the generator's count (host); it must outlive the launches
+  std::uint64_t count = 0;                   // draws the recording makes from it
+  buffer start;                              // device: the count at launch, low word then high word
+  cudaGraphNode_t start_low = nullptr, start_high = nullptr;
+};
+
 struct capture_state {
   int device = 0;
+  std::uint64_t serial = 0;             // distinct per recording: library state bound to one is not reused
+  int conditional_depth = 0;            // > 0 while recording the body of xf::while_ or xf::if_
   cudaStream_t stream = nullptr;        // the stream being recorded
   cudaStream_t allocations = nullptr;   // where blocks allocated while recording are allocated
   stream_owner* allocations_owner = nullptr;
   std::vector<buffer> kept;             // blocks allocated while recording
   std::vector<deferred_free> deferred;  // blocks released while recording
+  std::vector<recorded_draws> draws;
 };
 
 // The recording of this thread, or null. Constant-initialised: no TLS guard on access.
 inline capture_state*& active_capture() {
   thread_local capture_state* active = nullptr;
   return active;
+}
+
+// The serial of the recording this thread is in, or 0.
+inline std::uint64_t capture_serial() {
+  const capture_state* c = active_capture();
+  return c ? c->serial : 0;
 }
 
 // Throws, naming `op` and why, when this thread is recording.

@@ -147,6 +147,19 @@ void for_each_memory_record(const E& e, F&& f) {
   }(std::make_integer_sequence<int, std::remove_cvref_t<decltype(records)>::size>{});
 }
 
+// True when some memory leaf of `e` reads any byte of `written`.
+template <class E>
+bool reads_any_of(const byte_range& written, const E& e) {
+  bool any = false;
+  for_each_memory_record(e, [&](const auto& rec) {
+    using Rec = std::remove_cvref_t<decltype(rec)>;
+    constexpr int RR = static_cast<int>(std::tuple_size_v<std::remove_cvref_t<decltype(rec.shape)>>);
+    any = any || range_of<RR>(rec.desc.ptr, sizeof(typename Rec::desc_type::value_type), rec.shape, rec.strides.data(), rec.base)
+                     .overlaps(written);
+  });
+  return any;
+}
+
 // True when some memory leaf of `e` reads bytes that the output writes, other than exactly the
 // element being written (which in-place updates like a += b do safely).
 template <class Out, std::size_t N, class E>
@@ -170,6 +183,9 @@ bool reads_written_memory(const Out* out, const std::array<index_t, N>& shape, c
 
 template <class T, int R, class Space, class E>
 void evaluate_into(array<T, R, Space>& dst, const E& e, const char* op) {
+  if constexpr (is_pending_operand<E>) {
+    if (reduce_into(dst, e, op)) return;
+  }
   if constexpr (holds_pending_reduction<E>) {
     if (rows_with_statistics(dst, e, op)) return;
   }
@@ -200,6 +216,9 @@ void check_assignable(const array<T, R, Space>& dst, const E& e, const char* op)
 template <class T, int R, class Space, class E>
 void assign_into(const array<T, R, Space>& dst, const E& e, const char* op) {
   check_assignable(dst, e, op);
+  if constexpr (is_pending_operand<E>) {
+    if (reduce_into(dst, e, op)) return;
+  }
   if constexpr (holds_pending_reduction<E>) {
     if (rows_with_statistics(dst, e, op)) return;
   }

@@ -35,6 +35,11 @@ inline constexpr bool holds_pending_scan = is_pending_scan<E>;
 template <class Op, class... Cs>
 inline constexpr bool holds_pending_scan<node<Op, Cs...>> = (holds_pending_scan<Cs> || ...);
 
+// Writes the described reduction `e` straight into `dst` when dst can hold its results as the
+// reduction writes them (reduce.hpp); false, having run nothing, otherwise.
+template <class T, int R, class Space, class E>
+bool reduce_into(const array<T, R, Space>& dst, const E& e, const char* op);
+
 // Writes `e` into `dst` with its reductions in the same kernel when they qualify (see the header
 // comment); false, having run nothing, when they do not. Defined in reduce/row_statistics.hpp,
 // which every header that makes a described reduction includes.

@@ -44,11 +44,13 @@ inline constexpr std::size_t cublas_workspace_bytes = std::size_t{32} << 20;
 // workspace comes from the pool on the stream it is bound to; binding to another stream takes a
 // new one there and frees the old in order on its own stream, so streams never share one. Same
 // stream as the last call: nothing to do (rebinding every call cost 5 us of host time).
+// Inside xf::capture the binding is to that recording: its workspace is the graph's own (cuBLAS
+// needs one set for its calls to be recorded), never used outside it.
 inline cublasHandle_t cublas_handle(int dev) {
-  refuse_in_capture("xf::linalg (cuBLAS)", "cuBLAS calls are not recorded yet");
   struct state {
     cublasHandle_t handle = nullptr;
     cudaStream_t stream = nullptr;
+    std::uint64_t recording = 0;  // capture_serial() at binding: 0 outside a recording
     std::unique_ptr<buffer> workspace;
   };
   struct states {
@@ -66,12 +68,14 @@ inline cublasHandle_t cublas_handle(int dev) {
     check_cublas(cublasCreate(&st.handle), "cublasCreate");
   }
   const cudaStream_t stream = current_stream().handle();
-  if (!st.workspace || st.stream != stream) {
+  const std::uint64_t recording = capture_serial();
+  if (!st.workspace || st.stream != stream || st.recording != recording) {
     check_cublas(cublasSetStream(st.handle, stream), "cublasSetStream");  // resets the workspace: set it after
     auto workspace = std::make_unique<buffer>(allocate_device(cublas_workspace_bytes));
     check_cublas(cublasSetWorkspace(st.handle, workspace->get(), cublas_workspace_bytes), "cublasSetWorkspace");
     st.workspace = std::move(workspace);
     st.stream = stream;
+    st.recording = recording;
   }
   return st.handle;
 }
@@ -198,6 +202,7 @@ void gemm_device(int dev, index_t m, index_t n, index_t k, const blas_operand& a
 template <class T>
 void gemm_host(index_t m, index_t n, index_t k, const blas_operand& a, index_t stride_a, const blas_operand& b,
                index_t stride_b, T* c, index_t stride_c, index_t count, T alpha, T beta) {
+  refuse_in_capture("xf::matmul", "products of host arrays run on the host now, not in the graph");
   constexpr index_t most = 2147483647;
   if (m > most || n > most || k > most || a.ld > most || b.ld > most)
     throw shape_error("xf::matmul: host BLAS takes 32-bit sizes; got m " + std::to_string(m) + ", n " + std::to_string(n) +

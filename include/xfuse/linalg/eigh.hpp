@@ -29,6 +29,7 @@ array<real_t<T>, 2, Space> hermitian_eigen(array<T, 3, Space>& cols, bool vector
   array<Re, 2, Space> w(dims<2>{count, n});
   if (count == 0 || n == 0) return w;
   if constexpr (std::is_same_v<Space, device>) {
+    refuse_in_capture("xf::linalg::eigh (cuSOLVER's syevd)", "cuSOLVER waits for the stream inside the call");
     cusolver_state& st = cusolver_for(cols.device_id());
     constexpr cudaDataType_t t = blas_type<T>::data, tw = blas_type<Re>::data;
     const cusolverEigMode_t job = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
@@ -40,17 +41,17 @@ array<real_t<T>, 2, Space> hermitian_eigen(array<T, 3, Space>& cols, bool vector
                                                        &host_bytes, count),
                      "cusolverDnXsyevBatched_bufferSize");
       const buffer work = allocate_device(dev_bytes > 0 ? dev_bytes : 1);
-      if (st.host_workspace.size() < host_bytes) st.host_workspace.resize(host_bytes);
+      void* const host_work = host_workspace(st, host_bytes, "xf::linalg::eigh (cusolverDnXsyevBatched)");
       check_cusolver(cusolverDnXsyevBatched(st.handle, st.params, job, fill, n, t, cols.data(), n, tw, w.data(), t, work.get(), dev_bytes,
-                                            st.host_workspace.data(), host_bytes, infos, count),
+                                            host_work, host_bytes, infos, count),
                      "cusolverDnXsyevBatched");
     } else {
       check_cusolver(cusolverDnXsyevd_bufferSize(st.handle, st.params, job, fill, n, t, cols.data(), n, tw, w.data(), t, &dev_bytes, &host_bytes),
                      "cusolverDnXsyevd_bufferSize");
       const buffer work = allocate_device(dev_bytes > 0 ? dev_bytes : 1);
-      if (st.host_workspace.size() < host_bytes) st.host_workspace.resize(host_bytes);
+      void* const host_work = host_workspace(st, host_bytes, "xf::linalg::eigh (cusolverDnXsyevd)");
       check_cusolver(cusolverDnXsyevd(st.handle, st.params, job, fill, n, t, cols.data(), n, tw, w.data(), t, work.get(), dev_bytes,
-                                      st.host_workspace.data(), host_bytes, infos),
+                                      host_work, host_bytes, infos),
                      "cusolverDnXsyevd");
     }
   } else {

@@ -56,6 +56,7 @@ struct cusolver_state {
   cusolverDnHandle_t handle = nullptr;
   cusolverDnParams_t params = nullptr;
   cudaStream_t stream = nullptr;
+  std::uint64_t recording = 0;  // capture_serial() at binding (as cublas_handle)
   bool bound = false;
   std::vector<unsigned char> host_workspace;  // grows only: a call may use it after returning
   // Workspace sizes of recent queries: asking cuSOLVER again on every call costs host time.
@@ -72,17 +73,27 @@ struct cusolver_state {
   buffer workspace;
   std::size_t workspace_bytes = 0;
   cudaStream_t workspace_stream = nullptr;
+  std::uint64_t workspace_recording = 0;
 };
 
 // At least `bytes` of device workspace for calls on st's bound stream, in stream order.
 inline void* device_workspace(cusolver_state& st, std::size_t bytes) {
   if (bytes == 0) bytes = 1;
-  if (st.workspace_bytes < bytes || st.workspace_stream != st.stream) {
+  if (st.workspace_bytes < bytes || st.workspace_stream != st.stream || st.workspace_recording != st.recording) {
     st.workspace = allocate_device(bytes);  // the old one is freed in order on its own stream
     st.workspace_bytes = bytes;
     st.workspace_stream = st.stream;
+    st.workspace_recording = st.recording;  // inside xf::capture: the graph's own
   }
   return st.workspace.get();
+}
+
+// At least `bytes` of host workspace for a call of `op`. A routine with host workspace works on
+// the host during the call, which a graph cannot replay: refused inside xf::capture.
+inline void* host_workspace(cusolver_state& st, std::size_t bytes, const char* op) {
+  if (bytes > 0) refuse_in_capture(op, "this cuSOLVER routine works on host memory during the call, which a replay would not do");
+  if (st.host_workspace.size() < bytes) st.host_workspace.resize(bytes);
+  return st.host_workspace.data();
 }
 
 // The workspace (device, host bytes) of `routine` (any tag) for order n and type t: `query(dev,
@@ -97,7 +108,6 @@ std::pair<std::size_t, std::size_t> workspace_size(cusolver_state& st, int routi
   return {dev, host};
 }
 inline cusolver_state& cusolver_for(int dev) {
-  refuse_in_capture("xf::linalg (cuSOLVER)", "cuSOLVER calls are not recorded yet");
   struct states {
     std::array<cusolver_state, 64> s;
     ~states() {
@@ -116,9 +126,11 @@ inline cusolver_state& cusolver_for(int dev) {
     check_cusolver(cusolverDnCreateParams(&st.params), "cusolverDnCreateParams");
   }
   const cudaStream_t stream = current_stream().handle();
-  if (!st.bound || st.stream != stream) {
+  const std::uint64_t recording = capture_serial();
+  if (!st.bound || st.stream != stream || st.recording != recording) {
     check_cusolver(cusolverDnSetStream(st.handle, stream), "cusolverDnSetStream");
     st.stream = stream;
+    st.recording = recording;
     st.bound = true;
   }
   return st;
@@ -307,10 +319,10 @@ factored<T, Space> lu_factor(array<T, 3, Space> cols) {
       check_cusolver(cusolverDnXgetrf_bufferSize(st.handle, st.params, n, n, t, cols.data(), n, t, &d, &h), "cusolverDnXgetrf_bufferSize");
     });
     void* const work = device_workspace(st, dev_bytes);
-    if (st.host_workspace.size() < host_bytes) st.host_workspace.resize(host_bytes);
+    void* const host_work = host_workspace(st, host_bytes, "xf::linalg (LU, cusolverDnXgetrf)");
     for (index_t b = 0; b < f.count; ++b)
       check_cusolver(cusolverDnXgetrf(st.handle, st.params, n, n, t, cols.data() + b * n * n, n, f.pivots.data() + b * n, t, work,
-                                      dev_bytes, st.host_workspace.data(), host_bytes, static_cast<int*>(f.info.get()) + b),
+                                      dev_bytes, host_work, host_bytes, static_cast<int*>(f.info.get()) + b),
                      "cusolverDnXgetrf");
   } else {
     f.pivots = array<std::int64_t, 2, Space>(dims<2>{f.count, f.n});
@@ -396,10 +408,10 @@ factored<T, Space> cholesky_factor(array<T, 3, Space> cols) {
                      "cusolverDnXpotrf_bufferSize");
     });
     void* const work = device_workspace(st, dev_bytes);
-    if (st.host_workspace.size() < host_bytes) st.host_workspace.resize(host_bytes);
+    void* const host_work = host_workspace(st, host_bytes, "xf::linalg (Cholesky, cusolverDnXpotrf)");
     for (index_t b = 0; b < f.count; ++b)
       check_cusolver(cusolverDnXpotrf(st.handle, st.params, CUBLAS_FILL_MODE_LOWER, n, t, cols.data() + b * n * n, n, t, work, dev_bytes,
-                                      st.host_workspace.data(), host_bytes, static_cast<int*>(f.info.get()) + b),
+                                      host_work, host_bytes, static_cast<int*>(f.info.get()) + b),
                      "cusolverDnXpotrf");
   } else {
     f.info = allocate_host(sizeof(int) * static_cast<std::size_t>(f.count > 0 ? f.count : 1));

@@ -39,10 +39,10 @@ void geqrf(array<T, 3, Space>& cols, index_t m, index_t n, array<T, 2, Space>& t
                    "cusolverDnXgeqrf_bufferSize");
     const buffer work = allocate_device(dev_bytes > 0 ? dev_bytes : 1);
     const buffer info = new_info<device>(1);  // argument errors only: QR has no numerical failure
-    if (st.host_workspace.size() < host_bytes) st.host_workspace.resize(host_bytes);
+    void* const host_work = host_workspace(st, host_bytes, "xf::linalg::qr (cusolverDnXgeqrf)");
     for (index_t b = 0; b < count; ++b)
       check_cusolver(cusolverDnXgeqrf(st.handle, st.params, m, n, t, cols.data() + b * m * n, m, t, tau.data() + b * tau_stride, t, work.get(),
-                                      dev_bytes, st.host_workspace.data(), host_bytes, static_cast<int*>(info.get())),
+                                      dev_bytes, host_work, host_bytes, static_cast<int*>(info.get())),
                      "cusolverDnXgeqrf");
   } else {
     const int mi = lapack_int(m, "xf::linalg::qr"), ni = lapack_int(n, "xf::linalg::qr");

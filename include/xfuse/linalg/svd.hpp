@@ -41,6 +41,7 @@ array<real_t<T>, 2, Space> tall_svd(array<T, 3, Space>& cols, index_t m, index_t
   T* vp = job == 'N' ? nullptr : vt.data();
   const index_t u_stride = job == 'N' ? 0 : ucols * m, v_stride = job == 'N' ? 0 : n * n;
   if constexpr (std::is_same_v<Space, device>) {
+    refuse_in_capture("xf::linalg::svd (cuSOLVER's gesvd)", "cuSOLVER waits for the stream inside the call");
     cusolver_state& st = cusolver_for(cols.device_id());
     constexpr cudaDataType_t t = blas_type<T>::data, ts = blas_type<Re>::data;
     std::size_t dev_bytes = 0, host_bytes = 0;
@@ -48,11 +49,11 @@ array<real_t<T>, 2, Space> tall_svd(array<T, 3, Space>& cols, index_t m, index_t
                                                t, up, m, t, vp, n, t, &dev_bytes, &host_bytes),
                    "cusolverDnXgesvd_bufferSize");
     const buffer work = allocate_device(dev_bytes > 0 ? dev_bytes : 1);
-    if (st.host_workspace.size() < host_bytes) st.host_workspace.resize(host_bytes);
+    void* const host_work = host_workspace(st, host_bytes, "xf::linalg::svd (cusolverDnXgesvd)");
     for (index_t b = 0; b < count; ++b)
       check_cusolver(cusolverDnXgesvd(st.handle, st.params, static_cast<signed char>(job), jobvt, m, n, t, cols.data() + b * m * n, m, ts,
                                       s.data() + b * n, t, up ? up + b * u_stride : nullptr, m, t, vp ? vp + b * v_stride : nullptr, n, t,
-                                      work.get(), dev_bytes, st.host_workspace.data(), host_bytes, static_cast<int*>(info.get()) + b),
+                                      work.get(), dev_bytes, host_work, host_bytes, static_cast<int*>(info.get()) + b),
                      "cusolverDnXgesvd");
   } else {
     const int mi = lapack_int(m, "xf::linalg::svd"), ni = lapack_int(n, "xf::linalg::svd");

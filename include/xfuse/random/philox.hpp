@@ -28,13 +28,21 @@
 namespace xf::detail {
 
 // The key of one draw: the generator's seed, and the draw's number in the counter's upper half.
+// A draw recorded in a graph (xf::capture) adds the generator's count at launch, which each launch
+// writes to `recorded_start` on the device; null otherwise.
 struct philox_key {
   std::uint32_t seed_lo, seed_hi, draw_lo, draw_hi;
+  const std::uint64_t* recorded_start = nullptr;
 };
 
 // Four 32-bit words for block c of a draw.
 XF_HD XF_FORCEINLINE uint4 philox_block(const philox_key& k, std::uint64_t c) {
-  const uint4 counter{static_cast<unsigned>(c), static_cast<unsigned>(c >> 32), k.draw_lo, k.draw_hi};
+  std::uint64_t draw = (static_cast<std::uint64_t>(k.draw_hi) << 32) | k.draw_lo;
+#if XF_DEVICE_PASS
+  if (k.recorded_start) draw += *k.recorded_start;
+#endif
+  const uint4 counter{static_cast<unsigned>(c), static_cast<unsigned>(c >> 32), static_cast<unsigned>(draw),
+                      static_cast<unsigned>(draw >> 32)};
   return curand_Philox4x32_10(counter, uint2{k.seed_lo, k.seed_hi});
 }
 

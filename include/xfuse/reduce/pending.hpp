@@ -83,8 +83,12 @@ struct pending_reduction {
   }
   // What xf::array does with it alone (array.hpp's `deferred`): take the result.
   result_type xf_materialize() const { return eval(); }
+  // Written into an array: straight into it when it holds the results as the reduction writes
+  // them (reduce.hpp's reduce_into), otherwise through the result.
   template <int RD>
   void xf_assign_into(const array<value_type, RD, space>& dst) const {
+    check_assignable(dst, *this, "xf::array::assign");
+    if (reduce_into(dst, *this, "xf::array::assign")) return;
     assign_into(dst, eval(), "xf::array::assign");
   }
 };
