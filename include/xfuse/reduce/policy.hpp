@@ -20,8 +20,8 @@ struct reduce_policy {
   static constexpr int column_lanes = 8;
   // Few results over many elements split each result over blocks to fill one wave, keeping at
   // least this many elements per thread (two, four or eight waves measured no faster). 8, not 64:
-  // a sum of 2^18 doubles then runs on 129 blocks instead of 16 (7.2 us instead of 15.9 us per
-  // replayed sum(x * y) on an H100; bench/results/H100-2026-11-24-reduce-splits/).
+  // a sum of 514^2 doubles then runs on 129 blocks instead of 16 (sum(x * y) replayed in a graph
+  // on an H100: 7.2 us instead of 15.9 us; H100-2026-11-24-8c4ef6d-graph-library/reduce-splits/).
   static constexpr int min_elements_per_split_thread = 8;
   static constexpr int max_splits = 65535;  // gridDim.y
   // Elements left over after whole chunks: this many per lane in flight.
