@@ -6,6 +6,7 @@
 
 #include "group_fill.cuh"
 #include "launch.hpp"
+#include "programmatic.cuh"
 #include "walk_bulk.cuh"
 #include "walk_rows.cuh"
 #include "walk_tiled.cuh"
@@ -19,13 +20,7 @@ template <class Plan>
 __global__ void __launch_bounds__(Plan::block_threads, resident_blocks(Plan::min_blocks, Plan::block_threads))
     fused_kernel(const __grid_constant__ Plan p) {
   extern __shared__ __align__(128) unsigned char smem[];
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  // Launched as a programmatic dependent (launch_fused): the launch overlaps the kernel before,
-  // whose end and writes this waits for before reading anything; then the next kernel may start
-  // launching (it waits for this one's end the same way).
-  cudaGridDependencySynchronize();
-  cudaTriggerProgrammaticLaunchCompletion();
-#endif
+  start_after_previous_kernel();  // launched as a programmatic dependent (programmatic.cuh)
   if constexpr (Plan::rank >= 2) {  // a rank-1 plan is never tiled: no code for it
     if (p.mode == walk::tiled) {
       tiled_path(p, smem);
@@ -56,19 +51,7 @@ template <class Plan>
 void launch_fused(const Plan& p, const launch_config& c, int device, cudaStream_t stream) {
   if (c.smem_bytes > default_dynamic_smem) opt_in_shared_memory<Plan>(device, c.smem_bytes);
   if (c.blocks > INT_MAX) throw error("xf: expression too large for one launch (" + std::to_string(p.lay.size) + " elements)");
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(c.blocks));
-  config.blockDim = dim3(Plan::block_threads);
-  config.dynamicSmemBytes = c.smem_bytes;
-  config.stream = stream;
-  cudaLaunchAttribute overlap{};
-  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  overlap.val.programmaticStreamSerializationAllowed = 1;
-  if (programmatic_launch(device)) {
-    config.attrs = &overlap;
-    config.numAttrs = 1;
-  }
-  XF_CUDA_CHECK(cudaLaunchKernelEx(&config, fused_kernel<Plan>, p));
+  launch_programmatic(fused_kernel<Plan>, dim3(static_cast<unsigned>(c.blocks)), Plan::block_threads, c.smem_bytes, stream, device, p);
 }
 
 }  // namespace xf::detail

@@ -4,25 +4,10 @@
 // much dynamic shared memory. Apart from the kernels, so that it reads as one decision.
 #pragma once
 
-#include <cstdlib>
-#include <string_view>
-
 #include "../core/device.hpp"
 #include "plan.hpp"
 
 namespace xf::detail {
-
-// Whether fused kernels on `device` launch as programmatic dependents of the kernel before them
-// (sm_90 and later): the launch of one overlaps the end of the other (measured in
-// docs/performance.md, "Recorded sequences"). XFUSE_PROGRAMMATIC_LAUNCH=0 turns it off (read
-// once), to compare.
-inline bool programmatic_launch(int device) {
-  static const bool allowed = [] {
-    const char* setting = std::getenv("XFUSE_PROGRAMMATIC_LAUNCH");
-    return setting == nullptr || std::string_view(setting) != "0";
-  }();
-  return allowed && xf::device(device).properties().major >= 9;
-}
 
 struct launch_config {
   walk mode = walk::rows;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "../exec/leaf_loads.cuh"
+#include "../exec/programmatic.cuh"
 #include "plan.hpp"
 #include "policy.hpp"
 
@@ -278,6 +279,7 @@ __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_con
   using Acc = typename Plan::acc_type;
   __shared__ alignas(16) unsigned char raw[reduce_threads * sizeof(Acc)];
   Acc* s = reinterpret_cast<Acc*>(raw);
+  start_after_previous_kernel();  // launched as a programmatic dependent (programmatic.cuh)
   const int t = static_cast<int>(threadIdx.x);
   const int o_lane = c.r_fast ? t / c.r_lanes : t % c.o_lanes;
   const int r_lane = c.r_fast ? t % c.r_lanes : t / c.o_lanes;
@@ -310,6 +312,7 @@ __global__ void __launch_bounds__(reduce_threads) reduce_splits_kernel(const __g
   using Acc = typename Plan::acc_type;
   __shared__ alignas(16) unsigned char raw[reduce_threads * sizeof(Acc)];
   Acc* s = reinterpret_cast<Acc*>(raw);
+  start_after_previous_kernel();  // the partials are the previous kernel's writes
   const int t = static_cast<int>(threadIdx.x), lane = t % lanes;
   const index_t o = static_cast<index_t>(blockIdx.x) * (reduce_threads / lanes) + t / lanes;
   const index_t n_out = p.kept.size;
@@ -425,18 +428,16 @@ void reduce_axes_device(Plan p, int device, cudaStream_t stream) {
   if (blocks > INT_MAX) throw error("xf: reduction with too many results for one launch (" + std::to_string(p.kept.size) + ")");
   buffer partial;
   if (c.splits > 1) partial = allocate_device(sizeof(Acc) * static_cast<std::size_t>(c.splits) * static_cast<std::size_t>(p.kept.size));
-  reduce_kernel<Plan><<<dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(c.splits)), reduce_threads, 0, stream>>>(
-      p, c, static_cast<Acc*>(partial.get()));
-  XF_CUDA_CHECK(cudaGetLastError());
+  launch_programmatic(reduce_kernel<Plan>, dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(c.splits)), reduce_threads, 0, stream,
+                      device, p, c, static_cast<Acc*>(partial.get()));
   if (c.splits > 1) {
     // Threads per result: about one per split, at most a block.
     int lanes = 1;
     while (lanes * 2 <= reduce_threads && lanes * 2 <= c.splits) lanes *= 2;
     const index_t per_block = reduce_threads / lanes;
     const index_t finish_blocks = (p.kept.size + per_block - 1) / per_block;
-    reduce_splits_kernel<Plan><<<static_cast<unsigned>(finish_blocks), reduce_threads, 0, stream>>>(
-        p, c.splits, lanes, static_cast<const Acc*>(partial.get()));
-    XF_CUDA_CHECK(cudaGetLastError());
+    launch_programmatic(reduce_splits_kernel<Plan>, dim3(static_cast<unsigned>(finish_blocks)), reduce_threads, 0, stream, device, p,
+                        c.splits, lanes, static_cast<const Acc*>(partial.get()));
   }
 }
 

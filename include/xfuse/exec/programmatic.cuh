@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: Apache-2.0
+// Programmatic dependent launch (sm_90 and later) for xfuse's own kernels: a kernel launched with
+// launch_programmatic may start launching while the kernel before it on the stream ends; it waits
+// for that kernel's end and writes (start_after_previous_kernel) before reading anything, then lets
+// the next kernel start launching in turn. The gap between dependent kernels shrinks (measured in
+// docs/performance.md, "Recorded sequences"); XFUSE_PROGRAMMATIC_LAUNCH=0 turns it off (read
+// once), to compare.
+#pragma once
+
+#include <cstdlib>
+#include <string_view>
+
+#include "../core/device.hpp"
+
+namespace xf::detail {
+
+// Whether kernels on `device` launch as programmatic dependents.
+inline bool programmatic_launch(int device) {
+  static const bool allowed = [] {
+    const char* setting = std::getenv("XFUSE_PROGRAMMATIC_LAUNCH");
+    return setting == nullptr || std::string_view(setting) != "0";
+  }();
+  return allowed && xf::device(device).properties().major >= 9;
+}
+
+#if XF_CUDA_TU
+// First statement of a kernel launched with launch_programmatic: waits for the kernel before it
+// (a no-op when launched otherwise), then lets the next one start launching; that one waits for
+// this one's end the same way, so nothing reads early.
+__device__ XF_FORCEINLINE void start_after_previous_kernel() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  cudaGridDependencySynchronize();
+  cudaTriggerProgrammaticLaunchCompletion();
+#endif
+}
+
+// kernel<<<grid, block, smem, stream>>>(args...), as a programmatic dependent where allowed.
+template <class... Params, class... Args>
+void launch_programmatic(void (*kernel)(Params...), dim3 grid, unsigned block, std::size_t smem, cudaStream_t stream, int device,
+                         Args&&... args) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = dim3(block);
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  cudaLaunchAttribute overlap{};
+  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  overlap.val.programmaticStreamSerializationAllowed = 1;
+  if (programmatic_launch(device)) {
+    config.attrs = &overlap;
+    config.numAttrs = 1;
+  }
+  XF_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
+}
+#endif
+
+}  // namespace xf::detail
