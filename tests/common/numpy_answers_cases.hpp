@@ -390,6 +390,93 @@ void result_types_follow_numpy() {
   require_values(rs, std::vector<std::int8_t>{0, 1}, "right_shift(bool, bool)");
 }
 
+// ---------------------------------------------------------------- fmax, fmin, copysign, heaviside, logaddexp, ...
+// NumPy 2.4.6's printed results at NaN, infinities and signed zeros, NumPy's result types for
+// integer operands, and long double references on fresh random inputs.
+template <class Space>
+void float_helpers_match_numpy() {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  // a = np.array([1.5, nan, -2.0, nan, -inf, 0.0, 3.0], np.float32); b = [nan, 2.5, -3.0, nan, 1.0, -0.0, inf]
+  const std::vector<float> a = {1.5f, nan, -2.0f, nan, -inf, 0.0f, 3.0f}, b = {nan, 2.5f, -3.0f, nan, 1.0f, -0.0f, inf};
+  // np.fmax(a, b): [1.5, 2.5, -2.0, nan, 1.0, -0.0, inf]; np.fmin(a, b): [1.5, 2.5, -3.0, nan, -inf, -0.0, 3.0]
+  require_values(evaluate<Space>("fmax", 0, [](const auto& x, const auto& y) { return xf::fmax(x, y); }, a, b),
+                 std::vector<float>{1.5f, 2.5f, -2.0f, nan, 1.0f, -0.0f, inf}, "fmax");
+  require_values(evaluate<Space>("fmin", 0, [](const auto& x, const auto& y) { return xf::fmin(x, y); }, a, b),
+                 std::vector<float>{1.5f, 2.5f, -3.0f, nan, -inf, -0.0f, 3.0f}, "fmin");
+  // np.copysign(a, b): [1.5, nan, -2.0, nan, inf, -0.0, 3.0]
+  require_values(evaluate<Space>("copysign", 0, [](const auto& x, const auto& y) { return xf::copysign(x, y); }, a, b),
+                 std::vector<float>{1.5f, nan, -2.0f, nan, inf, -0.0f, 3.0f}, "copysign");
+  // x = np.array([-1.5, 0.0, -0.0, 2.0, nan, -inf, inf]); np.heaviside(x, 0.5): [0.0, 0.5, 0.5, 1.0, nan, 0.0, 1.0]
+  const double dnan = std::numeric_limits<double>::quiet_NaN(), dinf = std::numeric_limits<double>::infinity();
+  const std::vector<double> x = {-1.5, 0.0, -0.0, 2.0, dnan, -dinf, dinf};
+  require_values(evaluate<Space>("heaviside", 0, [](const auto& v) { return xf::heaviside(v, 0.5); }, x),
+                 std::vector<double>{0.0, 0.5, 0.5, 1.0, dnan, 0.0, 1.0}, "heaviside");
+  // np.signbit(x): [True, False, True, False, False, True, False]; np.signbit(np.array([-nan], np.float32)): [True]
+  require_values(evaluate<Space>("signbit", 0, [](const auto& v) { return xf::signbit(v); }, x),
+                 std::vector<bool>{true, false, true, false, false, true, false}, "signbit");
+  require_values(evaluate<Space>("signbit(-nan)", 0, [](const auto& v) { return xf::signbit(v); }, std::vector<float>{-nan}),
+                 std::vector<bool>{true}, "signbit(-nan)");
+  // p = [0.0, 1.0, -inf, inf, 1000.0, -1000.0, nan]; q = [0.0, 2.0, -inf, inf, 1.0, -999.0, 1.0]
+  // np.logaddexp(p, q): [0.6931471805599453, 2.313261687518223, -inf, inf, 1000.0, -998.6867383124818, nan]
+  // np.logaddexp2(p, q): [1.0, 2.584962500721156, -inf, inf, 1000.0, -998.4150374992788, nan]
+  const std::vector<double> p = {0.0, 1.0, -dinf, dinf, 1000.0, -1000.0, dnan}, q = {0.0, 2.0, -dinf, dinf, 1.0, -999.0, 1.0};
+  require_values(evaluate<Space>("logaddexp", 1, [](const auto& u, const auto& v) { return xf::logaddexp(u, v); }, p, q),
+                 std::vector<double>{0.6931471805599453, 2.313261687518223, -dinf, dinf, 1000.0, -998.6867383124818, dnan}, "logaddexp", 1);
+  require_values(evaluate<Space>("logaddexp2", 1, [](const auto& u, const auto& v) { return xf::logaddexp2(u, v); }, p, q),
+                 std::vector<double>{1.0, 2.584962500721156, -dinf, dinf, 1000.0, -998.4150374992788, dnan}, "logaddexp2", 1);
+  // np.deg2rad(np.array([180.0, 90.0, -45.0], np.float32)): [3.1415927410125732, 1.5707963705062866, -0.7853981852531433]
+  // np.rad2deg(np.array([np.pi, 1.0])): [180.0, 57.29577951308232]
+  require_values(evaluate<Space>("deg2rad", 0, [](const auto& v) { return xf::deg2rad(v); }, std::vector<float>{180.0f, 90.0f, -45.0f}),
+                 std::vector<float>{3.1415927410125732f, 1.5707963705062866f, -0.7853981852531433f}, "deg2rad");
+  require_values(evaluate<Space>("rad2deg", 0, [](const auto& v) { return xf::degrees(v); }, std::vector<double>{3.141592653589793, 1.0}),
+                 std::vector<double>{180.0, 57.29577951308232}, "rad2deg");
+
+  // Result types: np.fmax(int8, uint8) is int16 (np.fmax([-1], [200]) is [200]); copysign,
+  // heaviside, logaddexp, logaddexp2 of int8 and uint8 float16, of int32 float64; deg2rad(int8)
+  // float16, deg2rad(int32) float64; signbit(int64 -3) True, signbit(uint8 3) False.
+  const auto fm = evaluate<Space>("fmax(int8, uint8)", 0, [](const auto& u, const auto& v) { return xf::fmax(u, v); },
+                                  std::vector<std::int8_t>{-1}, std::vector<std::uint8_t>{200});
+  static_assert(std::is_same_v<typename decltype(fm)::value_type, std::int16_t>);
+  require_values(fm, std::vector<std::int16_t>{200}, "fmax(int8, uint8)");
+  const auto cs = evaluate<Space>("copysign(int8, uint8)", 0, [](const auto& u, const auto& v) { return xf::copysign(u, v); },
+                                  std::vector<std::int8_t>{-3}, std::vector<std::uint8_t>{1});
+  static_assert(std::is_same_v<typename decltype(cs)::value_type, xf::half>);
+  require_values(cs, std::vector<xf::half>{xf::half(3.0f)}, "copysign(int8, uint8)");
+  const auto la = evaluate<Space>("logaddexp(int32, int32)", 0, [](const auto& u, const auto& v) { return xf::logaddexp(u, v); },
+                                  std::vector<std::int32_t>{0}, std::vector<std::int32_t>{0});
+  static_assert(std::is_same_v<typename decltype(la)::value_type, double>);
+  require_values(la, std::vector<double>{0.6931471805599453}, "logaddexp(int32, int32)");
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::heaviside(array_of<std::int8_t>(), array_of<std::uint8_t>()))>, xf::half>);
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::logaddexp2(array_of<std::int8_t>(), array_of<std::int8_t>()))>, xf::half>);
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::deg2rad(array_of<std::int8_t>()))>, xf::half>);
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::rad2deg(array_of<std::int32_t>()))>, double>);
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::fmin(array_of<bool>(), array_of<bool>()))>, bool>);
+  require_values(evaluate<Space>("signbit(int64)", 0, [](const auto& v) { return xf::signbit(v); }, std::vector<std::int64_t>{-3, 0, 3}),
+                 std::vector<bool>{true, false, false}, "signbit(int64)");
+  require_values(evaluate<Space>("signbit(uint8)", 0, [](const auto& v) { return xf::signbit(v); }, std::vector<std::uint8_t>{3, 0}),
+                 std::vector<bool>{false, false}, "signbit(uint8)");
+
+  // Random inputs against long double. NumPy's formula adds the larger operand to a log1p term:
+  // where the two nearly cancel, the error is a few ulp of the operands, not of the result.
+  const std::size_t n = 4099;
+  const auto u = uniform<double>(n, -50, 50), v = uniform<double>(n, -50, 50);
+  // (Each side against long double: device and host may differ by more than an ulp of a result
+  // near zero, by the same few ulp of the operands.)
+  const auto us = xf::asarray<double, Space>(u), vs = xf::asarray<double, Space>(v);
+  const auto lae = xf::to_host(xf::eval(xf::logaddexp(us, vs)));
+  const auto la2 = xf::to_host(xf::eval(xf::logaddexp2(us, vs)));
+  const auto hv = evaluate<Space>("heaviside random", 0, [](const auto& s, const auto& t) { return xf::heaviside(s, t); }, u, v);
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const long double s = u[i], t = v[i];
+    const long double tolerance = 4 * std::numeric_limits<double>::epsilon() * (std::fabs(s) + std::fabs(t) + 1);
+    bad += !(std::fabs(lae[i] - logl(expl(s) + expl(t))) <= tolerance);
+    bad += !(std::fabs(la2[i] - log2l(exp2l(s) + exp2l(t))) <= tolerance);
+    bad += hv[i] != (u[i] < 0 ? 0.0 : u[i] > 0 ? 1.0 : v[i]);
+  }
+  REQUIRE(bad == 0);
+}
+
 // ---------------------------------------------------------------- complex square root
 template <class P>
 struct sqrt_row {

@@ -66,6 +66,15 @@ void float_ops() {
   device_matches_host("not_equal", BINARY(a != b), 0, 0, xs, xs);
   device_matches_host("logical_and", BINARY(a && b), 0, 0, xs, y);
   device_matches_host("logical_or", BINARY(a || b), 0, 0, xs, y);
+  device_matches_host("fmax", BINARY(xf::fmax(a, b)), 0, 0, xs, y);
+  device_matches_host("fmin", BINARY(xf::fmin(a, b)), 0, 0, y, xs);
+  device_matches_host("copysign", BINARY(xf::copysign(a, b)), 0, 0, y, xs);
+  device_matches_host("heaviside", BINARY(xf::heaviside(a, b)), 0, 0, xs, y);
+  device_matches_host("logaddexp", BINARY(xf::logaddexp(a, b)), rt, rt, xs, y);
+  device_matches_host("logaddexp2", BINARY(xf::logaddexp2(a, b)), rt, rt, xs, y);
+  device_matches_host("deg2rad", BINARY(xf::deg2rad(a) + 0 * b), 0, 0, xs, y);
+  device_matches_host("rad2deg", BINARY(xf::rad2deg(a) + 0 * b), 0, 0, xs, y);
+  device_matches_host("signbit", BINARY(xf::signbit(a) && b == b), 0, 0, xs, y);
 }
 
 template <class T>

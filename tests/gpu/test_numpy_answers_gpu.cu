@@ -31,3 +31,7 @@ TEMPLATE_TEST_CASE("complex power gives NumPy's values on device arrays", "[gpu]
 TEST_CASE("linspace gives NumPy's samples on device arrays", "[gpu][generators][numpy]") {
   linspace_matches_numpy<xf::device>();
 }
+
+TEST_CASE("fmax, fmin, copysign, heaviside, logaddexp(2), deg2rad, rad2deg and signbit give NumPy's answers on device arrays", "[gpu][elementwise][numpy]") {
+  float_helpers_match_numpy<xf::device>();
+}

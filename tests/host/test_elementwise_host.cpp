@@ -248,6 +248,19 @@ TEMPLATE_TEST_CASE("float arithmetic matches correctly rounded references", "[el
   host_binary<T, T>("power", uniform<T>(n, 0.1, 4), uniform<T>(n, -3, 3), BINARY(xf::power(a, b)), ref([](ld a, ld b) { return powl(a, b); }), fn_rtol<T>(8), 0);
   host_binary<T, T>("hypot", x, y, BINARY(xf::hypot(a, b)), ref([](ld a, ld b) { return hypotl(a, b); }), fn_rtol<T>(), 0);
   host_binary<T, T>("arctan2", x, y, BINARY(xf::arctan2(a, b)), ref([](ld a, ld b) { return atan2l(a, b); }), fn_rtol<T>(), fn_rtol<T>());
+  host_binary<T, T>("fmax", x, y, BINARY(xf::fmax(a, b)), ref([](ld a, ld b) { return fmaxl(a, b); }), 0, 0);
+  host_binary<T, T>("fmin", x, y, BINARY(xf::fmin(a, b)), ref([](ld a, ld b) { return fminl(a, b); }), 0, 0);
+  host_binary<T, T>("copysign", x, y, BINARY(xf::copysign(a, b)), ref([](ld a, ld b) { return copysignl(a, b); }), 0, 0);
+  host_binary<T, T>("heaviside", x, y, BINARY(xf::heaviside(a, b)), ref([](ld a, ld b) { return a < 0 ? ld(0) : a > 0 ? ld(1) : b; }), 0, 0);
+  // NumPy's formula: the larger operand plus a log1p term, rounded in the computing type.
+  host_binary<T, T>("logaddexp", x, y, BINARY(xf::logaddexp(a, b)), ref([](ld a, ld b) { return logl(expl(a) + expl(b)); }), fn_rtol<T>(),
+                    400 * eps<T>());
+  host_binary<T, T>("logaddexp2", x, y, BINARY(xf::logaddexp2(a, b)), ref([](ld a, ld b) { return log2l(exp2l(a) + exp2l(b)); }),
+                    fn_rtol<T>(), 400 * eps<T>());
+  host_unary<T>("deg2rad", x, UNARY(deg2rad), [](const T& a) { return from_ld<T>(to_ld(a) * 3.14159265358979323846264338327950288L / 180); },
+                fn_rtol<T>(), 0);
+  host_unary<T>("rad2deg", x, UNARY(rad2deg), [](const T& a) { return from_ld<T>(to_ld(a) * 180 / 3.14159265358979323846264338327950288L); },
+                fn_rtol<T>(), 0);
   host_binary<T, T>("less", x, y, BINARY(a < b), [](const T& a, const T& b) { return to_ld(a) < to_ld(b); }, 0, 0);
   host_binary<T, T>("less_equal", x, x, BINARY(a <= b), [](const T&, const T&) { return true; }, 0, 0);
   host_binary<T, T>("greater", x, y, BINARY(a > b), [](const T& a, const T& b) { return to_ld(a) > to_ld(b); }, 0, 0);

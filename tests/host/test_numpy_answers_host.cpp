@@ -33,3 +33,7 @@ TEMPLATE_TEST_CASE("complex power gives NumPy's values: integer exponents multip
 TEST_CASE("linspace gives NumPy's samples: num 0 and 1, endpoint, integer types", "[generators][host][numpy]") {
   linspace_matches_numpy<xf::host>();
 }
+
+TEST_CASE("fmax, fmin, copysign, heaviside, logaddexp(2), deg2rad, rad2deg and signbit give NumPy's answers", "[elementwise][host][numpy]") {
+  float_helpers_match_numpy<xf::host>();
+}

@@ -323,6 +323,144 @@ struct arctan2 : elementwise<arctan2> {
   }
 };
 
+// fmax and fmin ignore NaN, as NumPy's do: the other operand, NaN only when both are; on a tie
+// (0.0 and -0.0) the second operand, as NumPy gives on x86.
+struct fmax : elementwise<fmax> {
+  XF_OP_NAME(fmax);
+  template <class... W>
+  struct signature : same_sig<W...> {
+    XF_NO_COMPLEX(fmax, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (a != a) return b;
+      if (b != b) return a;
+    }
+    return a > b ? a : b;
+  }
+};
+
+struct fmin : elementwise<fmin> {
+  XF_OP_NAME(fmin);
+  template <class... W>
+  struct signature : same_sig<W...> {
+    XF_NO_COMPLEX(fmin, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (a != a) return b;
+      if (b != b) return a;
+    }
+    return a < b ? a : b;
+  }
+};
+
+// The magnitude of a with the sign bit of b.
+struct copysign : elementwise<copysign> {
+  XF_OP_NAME(copysign);
+  template <class... W>
+  struct signature : float_sig<W...> {
+    XF_NO_COMPLEX(copysign, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    return math::r_copysign(a, b);
+  }
+};
+
+// The step function: 0 below zero, 1 above, h0 at zero (either sign), NaN for NaN.
+struct heaviside : elementwise<heaviside> {
+  XF_OP_NAME(heaviside);
+  template <class... W>
+  struct signature : float_sig<W...> {
+    XF_NO_COMPLEX(heaviside, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T x, T h0) const {
+    if (x < T(0)) return T(0);
+    if (x > T(0)) return T(1);
+    return x == T(0) ? h0 : x;
+  }
+};
+
+// log(exp(x) + exp(y)) and log2(2^x + 2^y) without overflow, as NumPy computes them: equal
+// operands (infinities of one sign included) add log(2) or 1; otherwise the larger plus the
+// log1p of the smaller's share; NaN for NaN.
+struct logaddexp : elementwise<logaddexp> {
+  XF_OP_NAME(logaddexp);
+  template <class... W>
+  struct signature : float_sig<W...> {
+    XF_NO_COMPLEX(logaddexp, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T x, T y) const {
+    if (x == y) return x + T(0.693147180559945309417232121458176568);
+    const T d = x - y;
+    if (d > T(0)) return x + math::r_log1p(math::r_exp(-d));
+    if (d <= T(0)) return y + math::r_log1p(math::r_exp(d));
+    return d;
+  }
+};
+
+struct logaddexp2 : elementwise<logaddexp2> {
+  XF_OP_NAME(logaddexp2);
+  template <class... W>
+  struct signature : float_sig<W...> {
+    XF_NO_COMPLEX(logaddexp2, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T x, T y) const {
+    constexpr T log2_e = T(1.442695040888963407359924681001892137);
+    if (x == y) return x + T(1);
+    const T d = x - y;
+    if (d > T(0)) return x + log2_e * math::r_log1p(math::r_exp2(-d));
+    if (d <= T(0)) return y + log2_e * math::r_log1p(math::r_exp2(d));
+    return d;
+  }
+};
+
+// Degrees to radians and back: one multiplication by pi / 180 or 180 / pi in the computing type.
+struct deg2rad : elementwise<deg2rad> {
+  XF_OP_NAME(deg2rad);
+  template <class... W>
+  struct signature : float_sig<W...> {
+    XF_NO_COMPLEX(deg2rad, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a) const {
+    return a * (T(3.141592653589793238462643383279502884) / T(180));
+  }
+};
+
+struct rad2deg : elementwise<rad2deg> {
+  XF_OP_NAME(rad2deg);
+  template <class... W>
+  struct signature : float_sig<W...> {
+    XF_NO_COMPLEX(rad2deg, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a) const {
+    return a * (T(180) / T(3.141592653589793238462643383279502884));
+  }
+};
+
+// Whether the sign bit is set: -0.0 and negative NaN included; integers below zero.
+struct signbit : elementwise<signbit> {
+  XF_OP_NAME(signbit);
+  template <class... W>
+  struct signature : bool_sig<W...> {
+    XF_NO_COMPLEX(signbit, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE bool apply(T a) const {
+    if constexpr (std::is_floating_point_v<T>) return math::r_copysign(T(1), a) < T(0);
+    else if constexpr (is_bool<T> || std::is_unsigned_v<T>) return false;
+    else return a < T(0);
+  }
+};
+
 // ---------------------------------------------------------------- comparisons
 // Integers (and bool) compare exactly, as in NumPy 2: int64 with uint64 without going through
 // float64 (arithmetic still promotes them to float64), and an integer array with a C++ integer
