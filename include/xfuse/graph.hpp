@@ -128,16 +128,10 @@ class graph {
   void set_draw_starts() const {
     for (detail::recorded_draws& d : state_->draws) {
       const std::uint64_t start = *d.generator_draws;
-      cudaMemsetParams word{};
-      word.elementSize = 4;
-      word.width = 1;
-      word.height = 1;
-      word.dst = d.start.get();
-      word.value = static_cast<unsigned>(start);
-      XF_CUDA_CHECK(cudaGraphExecMemsetNodeSetParams(state_->exec, d.start_low, &word));
-      word.dst = static_cast<unsigned*>(d.start.get()) + 1;
-      word.value = static_cast<unsigned>(start >> 32);
-      XF_CUDA_CHECK(cudaGraphExecMemsetNodeSetParams(state_->exec, d.start_high, &word));
+      const cudaMemsetParams low = d.start_word(false, static_cast<unsigned>(start));
+      const cudaMemsetParams high = d.start_word(true, static_cast<unsigned>(start >> 32));
+      XF_CUDA_CHECK(cudaGraphExecMemsetNodeSetParams(state_->exec, d.start_low, &low));
+      XF_CUDA_CHECK(cudaGraphExecMemsetNodeSetParams(state_->exec, d.start_high, &high));
       *d.generator_draws = start + d.count;
     }
   }

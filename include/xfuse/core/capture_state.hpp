@@ -40,6 +40,17 @@ struct recorded_draws {
   std::uint64_t count = 0;                   // draws the recording makes from it
   buffer start;                              // device: the count at launch, low word then high word
   cudaGraphNode_t start_low = nullptr, start_high = nullptr;
+
+  // The memset node's parameters that write one word of `start` (the high one or the low one).
+  cudaMemsetParams start_word(bool high, unsigned value) const {
+    cudaMemsetParams word{};
+    word.dst = static_cast<unsigned*>(start.get()) + (high ? 1 : 0);
+    word.value = value;
+    word.elementSize = 4;
+    word.width = 1;
+    word.height = 1;
+    return word;
+  }
 };
 
 struct capture_state {

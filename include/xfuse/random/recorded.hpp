@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Random draws recorded in a graph (xf::capture): a replay draws what its statements would draw
 // if they ran at launch, and advances the generator as they would. The recording keeps, per
-// generator, a device word pair that each launch sets (graph.hpp) to the generator's count of
-// draws then (graph::launch); a recorded draw's number is its place among the recording's draws plus that count.
+// generator, a device word pair that each launch sets to the generator's count of draws then
+// (graph::launch); a recorded draw's number is its place among the recording's draws plus that
+// count.
 #pragma once
 
 #include <cstdint>
@@ -27,14 +28,9 @@ inline recorded_draws& draws_of(capture_state& c, std::uint64_t* generator_draws
   const cudaGraphNode_t* after = nullptr;
   std::size_t count = 0;
   XF_CUDA_CHECK(cudaStreamGetCaptureInfo(c.stream, &status, nullptr, &g, &after, nullptr, &count));
-  cudaMemsetParams word{};
-  word.dst = d.start.get();
-  word.elementSize = 4;
-  word.width = 1;
-  word.height = 1;
-  XF_CUDA_CHECK(cudaGraphAddMemsetNode(&d.start_low, g, after, count, &word));
-  word.dst = static_cast<std::uint32_t*>(d.start.get()) + 1;
-  XF_CUDA_CHECK(cudaGraphAddMemsetNode(&d.start_high, g, &d.start_low, 1, &word));
+  const cudaMemsetParams low = d.start_word(false, 0), high = d.start_word(true, 0);
+  XF_CUDA_CHECK(cudaGraphAddMemsetNode(&d.start_low, g, after, count, &low));
+  XF_CUDA_CHECK(cudaGraphAddMemsetNode(&d.start_high, g, &d.start_low, 1, &high));
   XF_CUDA_CHECK(cudaStreamUpdateCaptureDependencies(c.stream, &d.start_high, nullptr, 1, cudaStreamSetCaptureDependencies));
   c.draws.push_back(std::move(d));
   return c.draws.back();
@@ -43,8 +39,9 @@ inline recorded_draws& draws_of(capture_state& c, std::uint64_t* generator_draws
 // The key of a draw recorded from the generator (seed, *generator_draws).
 inline philox_key recorded_key(capture_state& c, std::uint64_t seed, std::uint64_t* generator_draws) {
   if (c.conditional_depth > 0)
-    throw error("xf::random cannot draw inside the body of xf::while_ or xf::if_ in xf::capture: every pass of the loop would draw the same numbers "
-                "(the capture is discarded; draw before the loop, or into an array the loop reads)");
+    throw error("xf::random cannot draw inside the body of xf::while_ or xf::if_ in xf::capture: every pass of the loop "
+                "would draw the same numbers (the capture is discarded; draw before the loop, or into an array the loop "
+                "reads)");
   recorded_draws& d = draws_of(c, generator_draws);
   const std::uint64_t place = d.count++;
   return {static_cast<std::uint32_t>(seed), static_cast<std::uint32_t>(seed >> 32), static_cast<std::uint32_t>(place),
