@@ -14,7 +14,7 @@ from types import SimpleNamespace as Record
 root = pathlib.Path(__file__).resolve().parent.parent
 INCLUDE, OUT = root / "include" / "xfuse", root / "docs" / "api.md"
 # The top-level headers, in the order that claims the internal headers they include (the first wins).
-TOP = "core complex half fuse print npy reduce scan sort softmax norm graph random signal manip interop linalg benchmark".split()
+TOP = "core complex half fuse print npy reduce scan sort softmax norm graph random signal manip interop linalg benchmark legate".split()
 
 # Counterparts. A function of xf or xf::lazy is numpy.NAME unless NOT_NUMPY lists it; a member of an array-like
 # class is numpy.ndarray.NAME when NDARRAY has it; a name of these namespaces or classes is PREFIX.NAME when listed.
@@ -27,6 +27,8 @@ PREFIXES = {"xf::linalg": ("numpy.linalg", "solve inv det slogdet cholesky qr sv
             "xf::random": ("numpy.random.Generator", "uniform normal standard_normal integers"),
             "xf::device": ("cupy.cuda.Device", "id use synchronize"), "xf::event": ("cupy.cuda.Event", "record synchronize done"),
             "xf::stream": ("cupy.cuda.Stream", "synchronize done record"),
+            "xf::dist": ("cupynumeric", "empty full zeros ones arange sum prod max min matmul where maximum minimum power exp log "
+                         "sqrt abs sin cos tanh square isnan isfinite"),
             "xf::memory_pool": ("cupy.cuda.MemoryPool", "used_bytes total_bytes free_bytes free_all_blocks set_limit get_limit"),
             "xf::pinned_memory_pool": ("cupy.cuda.PinnedMemoryPool", "n_free_blocks free_all_blocks")}
 OVERRIDES = {  # counterparts that follow no rule above ("group name" keys one header's row); "" for none

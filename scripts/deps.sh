@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs=(cmake ninja-build g++ libopenblas-dev)
 case "${1:-test}" in
-  test) pkgs+=(catch2) ;;
+  test) pkgs+=(catch2 python3-venv) ;;
   bench) pkgs+=(libbenchmark-dev) ;;
 esac
 missing=()

@@ -11,7 +11,22 @@ archs="${CUDA_ARCHS:-}"
 if [[ -z "$archs" ]]; then
   if nvidia-smi -L >/dev/null 2>&1; then archs=90; else archs=90-virtual; echo "no GPU found: device code is compiled to PTX only, GPU tests will be skipped"; fi
 fi
+# Distributed arrays: Legate's C++ SDK is the `legate` pip package, installed without its Python
+# dependencies into a virtual environment of the build; NCCL, which it links, comes from the CUDA
+# toolkit or, where the toolkit has none, from the nvidia-nccl-cu13 package. XFUSE_WITH_LEGATE=0
+# leaves them out.
+legate_args=()
+if [[ "${XFUSE_WITH_LEGATE:-1}" != 0 ]]; then
+  venv="$here/build-test/legate-venv"
+  [[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"
+  "$venv/bin/python" -c "import legate" 2>/dev/null || "$venv/bin/python" -m pip install -q --no-deps "legate==26.6.1"
+  cuda_lib="$(dirname "$(command -v nvcc)")/../lib64"
+  if [[ ! -e "$cuda_lib/libnccl.so.2" ]] && ! ldconfig -p | grep -q 'libnccl\.so\.2'; then
+    "$venv/bin/python" -c "import nvidia.nccl" 2>/dev/null || "$venv/bin/python" -m pip install -q --no-deps "nvidia-nccl-cu13>=2.28,<2.30"
+  fi
+  legate_args=(-DXFUSE_WITH_LEGATE=ON -DXFUSE_LEGATE_PYTHON="$venv/bin/python")
+fi
 cmake -S "$here" -B "$here/build-test" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$archs" \
-      -DXFUSE_BUILD_TESTS=ON -DXFUSE_BUILD_EXAMPLES=ON >/dev/null
+      -DXFUSE_BUILD_TESTS=ON -DXFUSE_BUILD_EXAMPLES=ON "${legate_args[@]}" >/dev/null
 cmake --build "$here/build-test" -j "$(nproc)"
 cd "$here/build-test" && ctest --output-on-failure -j "$(nproc)"

@@ -22,10 +22,13 @@ class generator_node {
   static constexpr int rank = R;
   static constexpr int leaf_count = 1;
 
-  generator_node(const Desc& d, const dims<R>& shape, const dims<R>& strides) : desc_(d), shape_(shape), strides_(strides) {}
+  // `base` is the position of the first element: 0, or a tile's offset in a larger generated
+  // array (a distributed array's local piece draws the values of its global positions).
+  generator_node(const Desc& d, const dims<R>& shape, const dims<R>& strides, index_t base = 0)
+      : desc_(d), shape_(shape), strides_(strides), base_(base) {}
   dims<R> shape() const { return shape_; }
   index_t size() const { return product(shape_); }
-  auto leaves() const { return detail::make_tuple(leaf_record<Desc, R>{desc_, shape_, strides_, 0, -1}); }
+  auto leaves() const { return detail::make_tuple(leaf_record<Desc, R>{desc_, shape_, strides_, base_, -1}); }
   template <int First>
   slot<First, value_type> evaluator() const {
     return {};
@@ -38,12 +41,13 @@ class generator_node {
   generator_node T() const {
     dims<R> s{}, st{};
     for (int d = 0; d < R; ++d) s[d] = shape_[R - 1 - d], st[d] = strides_[R - 1 - d];
-    return generator_node(desc_, s, st);
+    return generator_node(desc_, s, st, base_);
   }
 
  private:
   Desc desc_;
   dims<R> shape_, strides_;
+  index_t base_ = 0;
 };
 
 // A constant of a given shape and (strong) type: full, zeros, ones. No leaf, no memory read.

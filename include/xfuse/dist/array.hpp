@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: Apache-2.0
+// xf::dist::array<T, R>: an N-d array over a Legate logical store, partitioned and moved by Legate
+// across the GPUs (or CPUs) of every node. Like xf::array it is a shared handle: copying it shares
+// the store. Views (slices with step 1, transposes) are views of the store, with no copy.
+//
+//   auto x = xf::dist::zeros<float>({n, m});            // a store of Legate's, filled by Legate
+//   auto u = xf::dist::from_local(host_or_device_array); // import; x.to_local() exports
+//   auto inner = u(xf::slice(1, -1), xf::slice(1, -1));  // a view, as u[1:-1, 1:-1]
+//
+// Statements over distributed arrays (z.assign(expr), z = expr) run as one Legate task each:
+// dist/statement.hpp.
+#pragma once
+
+#include <cstring>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "runtime.hpp"
+
+namespace xf::dist {
+
+template <class V, int R>
+class array {
+  static_assert(R >= 1, "xf::dist::array: rank 1 or more (reductions to one value give xf::dist::scalar)");
+
+ public:
+  using value_type = V;
+  using shape_type = dims<R>;
+  static constexpr int rank = R;
+
+  array() = default;
+  // An array over an existing store of V and rank R (`view` names the view for aliasing checks).
+  explicit array(legate::LogicalStore store, std::string view = {}) : store_(std::move(store)), view_(std::move(view)) {
+    if (store_->dim() != static_cast<std::uint32_t>(R))
+      throw shape_error("xf::dist::array: a store of rank " + std::to_string(store_->dim()) + " cannot be a rank-" +
+                        std::to_string(R) + " array");
+    if (store_->type() != detail::legate_type<V>())
+      throw dtype_error("xf::dist::array: the store holds " + store_->type().to_string() + ", not " + std::string(dtype_name<V>));
+  }
+
+  // The Legate store (a view of one, for views): to pass to Legate tasks of your own.
+  const legate::LogicalStore& store() const { return *store_; }
+  // The global shape and number of elements, like ndarray.shape and .size.
+  shape_type shape() const { return detail::shape_of_store<R>(*store_); }
+  index_t size() const { return product(shape()); }
+  // Names the view of the store this array is ("" for the whole store as created).
+  const std::string& view() const { return view_; }
+
+  // A view: one xf::slice (step 1 or none) or xf::all per dimension, like u[1:-1, :].
+  template <class... S>
+    requires(sizeof...(S) == R)
+  array operator()(const S&... s) const {
+    const slice slices[R] = {slice(s)...};
+    legate::LogicalStore view = *store_;
+    std::string name = view_;
+    const shape_type extents = shape();
+    for (int d = 0; d < R; ++d) {
+      const slice& sl = slices[d];
+      if (!sl.step.none && sl.step.value != 1)
+        throw index_error("xf::dist::array: slices of distributed arrays take step 1 (got " +
+                          std::to_string(sl.step.value) + " along axis " + std::to_string(d) + ")");
+      const index_t n = extents[static_cast<std::size_t>(d)];
+      auto bound = [n](const slice_bound& b, index_t otherwise) {
+        if (b.none) return otherwise;
+        const index_t v = b.value < 0 ? b.value + n : b.value;
+        return v < 0 ? index_t{0} : (v > n ? n : v);
+      };
+      const index_t start = bound(sl.start, 0);
+      const index_t stop = std::max(start, bound(sl.stop, n));
+      if (start == 0 && stop == n) continue;
+      view = view.slice(d, legate::Slice{start, stop});
+      name += "[" + std::to_string(d) + ":" + std::to_string(start) + ":" + std::to_string(stop) + "]";
+    }
+    return array(view, name);
+  }
+
+  // The axes reversed (a.T in NumPy), or permuted: a view.
+  array T() const {
+    std::array<int, R> axes{};
+    for (int d = 0; d < R; ++d) axes[static_cast<std::size_t>(d)] = R - 1 - d;
+    return transpose(axes);
+  }
+  array transpose(const std::array<int, R>& axes) const {
+    std::vector<std::int32_t> order(axes.begin(), axes.end());
+    std::string name = view_ + ".T(";
+    for (int a : axes) name += std::to_string(a) + ",";
+    return array(store_->transpose(std::move(order)), name + ")");
+  }
+
+  // Statements (dist/statement.hpp): one Legate task writing this array's elements, like
+  // numpy.copyto(a, e); a scalar is one Legate fill.
+  template <class E>
+  void assign(const E& e);
+  // a += e and the like: assign(a + e), one task.
+  template <class E>
+  array& operator+=(const E& e);
+  template <class E>
+  array& operator-=(const E& e);
+  template <class E>
+  array& operator*=(const E& e);
+  template <class E>
+  array& operator/=(const E& e);
+
+  // Export: the whole array as one local array (this process's copy; a materialisation point).
+  template <class Space = xf::device>
+  xf::array<V, R, Space> to_local() const;
+
+ private:
+  std::optional<legate::LogicalStore> store_;
+  std::string view_;
+};
+
+// A reduction to one value (NumPy's 0-d result): a one-element store Legate reduced into.
+template <class T>
+class scalar {
+ public:
+  using value_type = T;
+  explicit scalar(legate::LogicalStore store) : store_(std::move(store)) {}
+  const legate::LogicalStore& store() const { return store_; }
+  // Waits for the reduction and returns its value.
+  T item() const {
+    const legate::PhysicalStore p = store_.get_physical_store(legate::mapping::StoreTarget::SYSMEM);
+    T value;
+    std::memcpy(&value, p.get_inline_allocation().ptr, sizeof(T));
+    return value;
+  }
+
+ private:
+  legate::LogicalStore store_;
+};
+
+// ---------------------------------------------------------------- creation
+// An uninitialised array (np.empty): Legate allocates its pieces where the first task runs.
+template <class T, std::size_t N>
+array<T, static_cast<int>(N)> empty(const std::array<index_t, N>& shape) {
+  constexpr int R = static_cast<int>(N);
+  detail::checked_size(shape, sizeof(T), "xf::dist::empty");
+  auto* rt = detail::runtime("xf::dist::empty");
+  return array<T, R>(rt->create_store(detail::legate_shape<R>(shape), detail::legate_type<T>()));
+}
+template <class T, std::size_t N>
+array<T, static_cast<int>(N)> empty(const index_t (&shape)[N]) {
+  return empty<T>(detail::to_dims(shape));
+}
+
+// np.full / np.zeros / np.ones: one Legate fill.
+template <class T, std::size_t N>
+array<T, static_cast<int>(N)> full(const std::array<index_t, N>& shape, T value) {
+  auto out = empty<T>(shape);
+  detail::runtime("xf::dist::full")->issue_fill(legate::LogicalArray{out.store()}, legate::Scalar{value});
+  return out;
+}
+template <class T, std::size_t N>
+array<T, static_cast<int>(N)> full(const index_t (&shape)[N], T value) {
+  return full<T>(detail::to_dims(shape), value);
+}
+template <class T, std::size_t N>
+array<T, static_cast<int>(N)> zeros(const index_t (&shape)[N]) {
+  return full<T>(detail::to_dims(shape), T(0));
+}
+template <class T, std::size_t N>
+array<T, static_cast<int>(N)> zeros(const std::array<index_t, N>& shape) {
+  return full<T>(shape, T(0));
+}
+template <class T, std::size_t N>
+array<T, static_cast<int>(N)> ones(const index_t (&shape)[N]) {
+  return full<T>(detail::to_dims(shape), T(1));
+}
+
+// ---------------------------------------------------------------- import and export
+// Import: a distributed array holding a copy of a local (host or device) array's values.
+template <class T, int R, class Space>
+array<T, R> from_local(const xf::array<T, R, Space>& local) {
+  auto out = empty<T>(local.shape());
+  if (local.size() == 0) return out;
+  const legate::PhysicalStore p = out.store().get_physical_store(legate::mapping::StoreTarget::SYSMEM);
+  auto whole = detail::local_piece<T, R, xf::host>(p, true);
+  if constexpr (std::is_same_v<Space, xf::host>) {
+    whole.assign(local);
+  } else {
+    whole.assign(xf::get(local));  // one transfer to a C-ordered host copy, then a strided host copy
+  }
+  return out;
+}
+
+template <class V, int R>
+template <class Space>
+xf::array<V, R, Space> array<V, R>::to_local() const {
+  const legate::PhysicalStore p = store_->get_physical_store(legate::mapping::StoreTarget::SYSMEM);
+  auto whole = detail::local_piece<V, R, xf::host>(p, false);
+  if constexpr (std::is_same_v<Space, xf::host>) {
+    return whole.copy();
+  } else {
+    return xf::asarray(whole.copy());
+  }
+}
+
+}  // namespace xf::dist

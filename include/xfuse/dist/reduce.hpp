@@ -1,0 +1,228 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reductions of distributed expressions through Legate's reduction privileges: the result store
+// is seen with the expression's shape (broadcast along the reduced axes), every task reduces its
+// pieces with xfuse (the expression fused into the reduction, as on one GPU) and folds its partial
+// results into the result with Legate's reduction operator; Legate combines the tasks' folds.
+//
+//   xf::dist::sum((x - y) * (x - y)).item()     one task a piece, one pass over x and y
+//   xf::dist::max(u, 1)                          along an axis; xf::keepdims keeps it
+#pragma once
+
+#include <limits>
+
+#include <legate/redop/redop.h>
+
+#include "statement.hpp"
+
+namespace xf::dist {
+namespace detail {
+
+// One reduction: its Legate operator, its identity and its local xfuse form.
+struct sum_kind {
+  static constexpr auto legate_op = legate::ReductionOpKind::ADD;
+  template <class T>
+  using redop = legate::SumReduction<T>;
+  template <class T>
+  static T identity() { return T(0); }
+  template <class E>
+  static auto whole(const E& e) { return xf::sum(e); }
+  template <class E>
+  static auto along(const E& e, int axis) { return xf::sum(e, axis, xf::keepdims); }
+};
+struct prod_kind {
+  static constexpr auto legate_op = legate::ReductionOpKind::MUL;
+  template <class T>
+  using redop = legate::ProdReduction<T>;
+  template <class T>
+  static T identity() { return T(1); }
+  template <class E>
+  static auto whole(const E& e) { return xf::prod(e); }
+  template <class E>
+  static auto along(const E& e, int axis) { return xf::prod(e, axis, xf::keepdims); }
+};
+struct max_kind {
+  static constexpr auto legate_op = legate::ReductionOpKind::MAX;
+  template <class T>
+  using redop = legate::MaxReduction<T>;
+  template <class T>
+  static T identity() { return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest(); }
+  template <class E>
+  static auto whole(const E& e) { return xf::max(e); }
+  template <class E>
+  static auto along(const E& e, int axis) { return xf::max(e, axis, xf::keepdims); }
+};
+struct min_kind {
+  static constexpr auto legate_op = legate::ReductionOpKind::MIN;
+  template <class T>
+  using redop = legate::MinReduction<T>;
+  template <class T>
+  static T identity() { return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max(); }
+  template <class E>
+  static auto whole(const E& e) { return xf::min(e); }
+  template <class E>
+  static auto along(const E& e, int axis) { return xf::min(e, axis, xf::keepdims); }
+};
+
+// A task's partial results: `extents` of them (1 along reduced axes), C-ordered at `values`.
+template <int R>
+struct fold_shape {
+  legate::Point<R> origin;
+  index_t extents[R];
+  index_t count;
+};
+
+template <class Accessor, class V, int R>
+XF_HD void fold_one(const Accessor& target, const V* values, const fold_shape<R>& shape, index_t i) {
+  legate::Point<R> p = shape.origin;
+  index_t rest = i;
+  for (int d = R - 1; d >= 0; --d) {
+    p[d] += rest % shape.extents[d];
+    rest /= shape.extents[d];
+  }
+  target.reduce(p, values[i]);
+}
+
+#if defined(__CUDACC__)
+template <class Accessor, class V, int R>
+__global__ void fold_kernel(Accessor target, const V* values, fold_shape<R> shape) {
+  const index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < shape.count) fold_one(target, values, shape, i);
+}
+#endif
+
+// Folds a task's partial results into the reduction target's piece.
+template <class Kind, class V, int R, class Space, int RP>
+void fold_into(const legate::PhysicalStore& target_store, const legate::Rect<R>& rect, int axis,
+               const xf::array<V, RP, Space>& partial) {
+  const auto target = target_store.reduce_accessor<typename Kind::template redop<V>, true, R, false>(rect);
+  fold_shape<R> shape{rect.lo, {}, 1};
+  for (int d = 0; d < R; ++d) {
+    const index_t n = rect.hi[d] - rect.lo[d] + 1;
+    shape.extents[d] = (axis < 0 || axis == d) ? 1 : n;
+    shape.count *= shape.extents[d];
+  }
+  if constexpr (std::is_same_v<Space, xf::host>) {
+    for (index_t i = 0; i < shape.count; ++i) fold_one(target, partial.data(), shape, i);
+  } else {
+#if defined(__CUDACC__)
+    constexpr int block = 256;
+    const auto blocks = static_cast<unsigned>((shape.count + block - 1) / block);
+    fold_kernel<<<blocks, block, 0, current_stream().handle()>>>(target, partial.data(), shape);
+    XF_CUDA_CHECK(cudaGetLastError());
+#endif
+  }
+}
+
+// The task of a reduction Kind of expressions E of rank R, with results of type V.
+template <class Kind, class E, class V, int R>
+struct reduction_task : legate::LegateTask<reduction_task<Kind, E, V, R>> {
+  static constexpr auto GPU_VARIANT_OPTIONS = gpu_variant_options;
+  static void cpu_variant(legate::TaskContext ctx) { run<xf::host>(ctx); }
+#if defined(__CUDACC__)
+  static void gpu_variant(legate::TaskContext ctx) {
+    const on_task_stream on_stream(ctx);
+    run<xf::device>(ctx);
+  }
+#endif
+
+  template <class Space>
+  static void run(const legate::TaskContext& ctx) {
+    const legate::PhysicalStore target = ctx.reduction(0).data();
+    const legate::Rect<R> rect = common_rect<R>(ctx);
+    if (rect.empty()) return;
+    const legate::Scalar bytes = ctx.scalar(0);
+    const auto axis = ctx.scalar(1).value<std::int32_t>();
+    piece_reader<R> in{ctx, 0, static_cast<const std::byte*>(bytes.ptr()), 0, rect};
+    const auto e = rebuild<Space, R>(type_tag<E>{}, in);
+    if (axis < 0) {
+      fold_into<Kind>(target, rect, axis, Kind::whole(e));
+    } else {
+      fold_into<Kind>(target, rect, axis, Kind::along(e, axis));
+    }
+  }
+};
+
+template <class Kind, class E>
+using reduced_value_t = typename decltype(Kind::whole(std::declval<typename local<xf::host, term_rank_v<E>, E>::type>()))::value_type;
+
+// Launches the reduction of e into `result`, a store of e's rank with extent 1 along the reduced
+// axes (all of them when axis < 0) that holds the reduction's identity.
+template <class Kind, class E>
+void launch_reduction(const E& e, const legate::LogicalStore& result, int axis, const char* op) {
+  constexpr int R = term_rank_v<E>;
+  using V = reduced_value_t<Kind, E>;
+  const auto shape = shape_of(e, op);
+  legate::LogicalStore target = result;
+  for (int d = 0; d < R; ++d)
+    if ((axis < 0 || axis == d) && shape[static_cast<std::size_t>(d)] != 1)
+      target = target.broadcast(d, static_cast<std::size_t>(shape[static_cast<std::size_t>(d)]));
+  launch_operands operands;
+  collect(e, shape, operands);
+  auto* rt = runtime(op);
+  auto task = rt->create_task(library(), task_id<reduction_task<Kind, E, V, R>>());
+  const legate::Variable target_var = task.add_reduction(target, Kind::legate_op);
+  for (const auto& s : operands.stores) task.add_constraint(legate::align(target_var, task.add_input(s)));
+  task.add_scalar_arg(bytes_argument(operands.bytes));
+  task.add_scalar_arg(legate::Scalar{static_cast<std::int32_t>(axis)});
+  rt->submit(std::move(task));
+}
+
+template <class Kind, term E>
+auto reduce_whole(const E& e, const char* op) {
+  constexpr int R = term_rank_v<E>;
+  static_assert(R >= 1, "xf::dist: reductions of distributed expressions");
+  using V = reduced_value_t<Kind, E>;
+  dims<R> ones{};
+  ones.fill(1);
+  // A one-element array filled with the identity. (A store made from a scalar, which Legate keeps
+  // as a future, measured 1.87 against 1.28 ms for sum((x - y)**2) over 2^28 float32 on an H100.)
+  auto result = full<V>(ones, Kind::template identity<V>());
+  launch_reduction<Kind>(e, result.store(), -1, op);
+  return scalar<V>(result.store());
+}
+
+template <class Kind, term E>
+auto reduce_along(const E& e, int axis, bool keep, const char* op) {
+  constexpr int R = term_rank_v<E>;
+  using V = reduced_value_t<Kind, E>;
+  const auto shape = shape_of(e, op);
+  if (axis < -R || axis >= R)
+    throw index_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for shape " + to_string(shape));
+  if (axis < 0) axis += R;
+  dims<R> kept = shape;
+  kept[static_cast<std::size_t>(axis)] = 1;
+  auto result = full<V>(kept, Kind::template identity<V>());
+  launch_reduction<Kind>(e, result.store(), axis, op);
+  (void)keep;
+  return result;
+}
+
+}  // namespace detail
+
+// Reductions of all elements: xf::dist::scalar (read with .item()); along one axis: an array,
+// without the axis, or with extent 1 there given xf::keepdims.
+#define XF_DIST_REDUCTION(NAME, KIND)                                                                     \
+  template <term E>                                                                                       \
+  auto NAME(const E& e) {                                                                                 \
+    return detail::reduce_whole<detail::KIND>(e, "xf::dist::" #NAME);                                   \
+  }                                                                                                       \
+  template <term E>                                                                                       \
+  auto NAME(const E& e, int axis, keepdims_t) {                                                          \
+    return detail::reduce_along<detail::KIND>(e, axis, true, "xf::dist::" #NAME);                       \
+  }                                                                                                       \
+  template <term E>                                                                                       \
+    requires(detail::term_rank_v<E> >= 2)                                                                 \
+  auto NAME(const E& e, int axis) {                                                                       \
+    constexpr int R = detail::term_rank_v<E>;                                                             \
+    const auto kept = detail::reduce_along<detail::KIND>(e, axis, false, "xf::dist::" #NAME);             \
+    const int a = axis < 0 ? axis + R : axis;                                                             \
+    using V = typename std::remove_cvref_t<decltype(kept)>::value_type;                                   \
+    return array<V, R - 1>(kept.store().project(a, 0), kept.view() + ".project");                        \
+  }
+XF_DIST_REDUCTION(sum, sum_kind)
+XF_DIST_REDUCTION(prod, prod_kind)
+XF_DIST_REDUCTION(max, max_kind)
+XF_DIST_REDUCTION(min, min_kind)
+#undef XF_DIST_REDUCTION
+
+}  // namespace xf::dist

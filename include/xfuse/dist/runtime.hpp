@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: Apache-2.0
+// The Legate side of distributed arrays: xfuse's Legate library, one task id per task type (given
+// out on first use, in program order, so every process of a multi-node run agrees), element types
+// as Legate types, shapes between the two, and the local piece of a store seen as an xf::array.
+#pragma once
+
+#include <legate.h>
+
+#include <atomic>
+#include <optional>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "../core.hpp"
+
+namespace xf::dist {
+namespace detail {
+using namespace ::xf::detail;
+
+// The running Legate runtime; an xf::error naming the operation when Legate is not running.
+inline legate::Runtime* runtime(const char* op) {
+  if (!legate::has_started() || legate::has_finished())
+    throw error(std::string(op) + ": Legate is not running (call legate::start() first, legate::finish() last)");
+  return legate::Runtime::get_runtime();
+}
+
+// xfuse's Legate library. Every expression type is a task of its own, so it has room for many.
+inline legate::Library library() {
+  static const legate::Library lib = [] {
+    legate::ResourceConfig config;
+    config.max_tasks = 1 << 16;
+    return legate::Runtime::get_runtime()->find_or_create_library("xfuse", config);
+  }();
+  return lib;
+}
+
+inline std::int64_t next_task_id() {
+  static std::atomic<std::int64_t> next{0};
+  return next.fetch_add(1);
+}
+
+// The id of task type Task, its variants registered on first use.
+template <class Task>
+legate::LocalTaskID task_id() {
+  static const legate::LocalTaskID id = [] {
+    const legate::LocalTaskID fresh{next_task_id()};
+    Task::register_variants(library(), fresh);
+    return fresh;
+  }();
+  return id;
+}
+
+template <class T>
+legate::Type legate_type() {
+  if constexpr (std::is_same_v<T, bool>) return legate::bool_();
+  else if constexpr (std::is_same_v<T, std::int8_t>) return legate::int8();
+  else if constexpr (std::is_same_v<T, std::int16_t>) return legate::int16();
+  else if constexpr (std::is_same_v<T, std::int32_t>) return legate::int32();
+  else if constexpr (std::is_same_v<T, std::int64_t>) return legate::int64();
+  else if constexpr (std::is_same_v<T, std::uint8_t>) return legate::uint8();
+  else if constexpr (std::is_same_v<T, std::uint16_t>) return legate::uint16();
+  else if constexpr (std::is_same_v<T, std::uint32_t>) return legate::uint32();
+  else if constexpr (std::is_same_v<T, std::uint64_t>) return legate::uint64();
+  else if constexpr (std::is_same_v<T, float>) return legate::float32();
+  else if constexpr (std::is_same_v<T, double>) return legate::float64();
+  else if constexpr (std::is_same_v<T, complex64>) return legate::complex64();
+  else if constexpr (std::is_same_v<T, complex128>) return legate::complex128();
+  else static_assert(sizeof(T) == 0, "xf::dist: an element type Legate stores (bool, integers, float, double, complex)");
+}
+
+template <int R>
+legate::Shape legate_shape(const dims<R>& shape) {
+  std::vector<std::uint64_t> extents(shape.begin(), shape.end());
+  return legate::Shape{legate::tuple<std::uint64_t>{std::move(extents)}};
+}
+
+template <int R>
+dims<R> shape_of_store(const legate::LogicalStore& s) {
+  const auto extents = s.extents();
+  dims<R> out{};
+  for (int d = 0; d < R; ++d) out[static_cast<std::size_t>(d)] = static_cast<index_t>(extents[static_cast<std::uint32_t>(d)]);
+  return out;
+}
+
+// The extents of a task's local rectangle (empty rectangles have hi < lo).
+template <int R>
+dims<R> extents_of(const legate::Rect<R>& rect) {
+  dims<R> out{};
+  for (int d = 0; d < R; ++d) {
+    const auto n = rect.hi[d] - rect.lo[d] + 1;
+    out[static_cast<std::size_t>(d)] = n > 0 ? static_cast<index_t>(n) : 0;
+  }
+  return out;
+}
+
+// The rectangle a task works on: the intersection of its stores' rectangles. A store broadcast
+// along a dimension (promoted, or extent 1 stretched) spans all of that dimension in every task;
+// the stores partitioned along it give the task's share.
+template <int R>
+legate::Rect<R> common_rect(const legate::TaskContext& ctx) {
+  std::optional<legate::Rect<R>> rect;
+  auto meet = [&rect](const legate::PhysicalArray& a) {
+    const legate::Rect<R> r = a.data().shape<R>();
+    rect = rect ? rect->intersection(r) : r;
+  };
+  for (std::uint32_t i = 0; i < ctx.num_outputs(); ++i) meet(ctx.output(i));
+  for (std::uint32_t i = 0; i < ctx.num_inputs(); ++i) meet(ctx.input(i));
+  for (std::uint32_t i = 0; i < ctx.num_reductions(); ++i) meet(ctx.reduction(i));
+  return *rect;
+}
+
+// A task's local piece of a store over `rect` as an xf::array view of Space (no copy): the pointer
+// and the strides of the instance Legate mapped, zero strides where the store is broadcast.
+template <class T, int R, class Space>
+array<T, R, Space> local_piece(const legate::PhysicalStore& store, const legate::Rect<R>& rect, bool writes) {
+  const dims<R> shape = extents_of<R>(rect);
+  if (product(shape) == 0) return array<T, R, Space>::wrap(nullptr, shape, dims<R>{});
+  std::size_t strides[R > 0 ? R : 1] = {};
+  T* ptr = writes ? store.write_accessor<T, R, false>(rect).ptr(rect, strides, sizeof(T))
+                  : const_cast<T*>(store.read_accessor<T, R, false>(rect).ptr(rect, strides, sizeof(T)));
+  dims<R> element_strides{};
+  for (int d = 0; d < R; ++d) element_strides[static_cast<std::size_t>(d)] = static_cast<index_t>(strides[d]);
+  return array<T, R, Space>::wrap(ptr, shape, element_strides);
+}
+template <class T, int R, class Space>
+array<T, R, Space> local_piece(const legate::PhysicalStore& store, bool writes) {
+  return local_piece<T, R, Space>(store, store.shape<R>(), writes);
+}
+
+// GPU variants put all their work on the task's stream (on_task_stream), so Legate can order
+// dependent tasks by that stream instead of synchronising the whole device after each task.
+inline constexpr auto gpu_variant_options = legate::VariantOptions{}.with_elide_device_ctx_sync(true);
+
+#if defined(__CUDACC__)
+// Work in a GPU variant runs on the task's stream, so Legate orders it with the task.
+class on_task_stream {
+ public:
+  explicit on_task_stream(const legate::TaskContext& ctx)
+      : guard_(stream::wrap(ctx.get_task_stream(), device::current_id())) {}
+
+ private:
+  stream_guard guard_;
+};
+#endif
+
+}  // namespace detail
+}  // namespace xf::dist

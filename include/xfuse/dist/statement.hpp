@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: Apache-2.0
+// A statement over distributed arrays is one Legate task: `z.assign(e)` adds z as the output and
+// every array of e (broadcast to z's shape) as an input aligned with it, so Legate gives each
+// task matching pieces (and copies the halos that shifted views need); the scalars and generator
+// descriptors travel as one argument. Each piece then runs the ordinary xfuse statement: the fused
+// kernel on the task's stream (GPU variant) or the host loop (CPU variant).
+#pragma once
+
+#include <string>
+
+#include "expr.hpp"
+
+namespace xf::dist {
+namespace detail {
+
+// The task of statements `out = E` with out of type T and rank R.
+template <class E, class T, int R>
+struct statement_task : legate::LegateTask<statement_task<E, T, R>> {
+  static constexpr auto GPU_VARIANT_OPTIONS = gpu_variant_options;
+  static void cpu_variant(legate::TaskContext ctx) { run<xf::host>(ctx); }
+#if defined(__CUDACC__)
+  static void gpu_variant(legate::TaskContext ctx) {
+    const on_task_stream on_stream(ctx);
+    run<xf::device>(ctx);
+  }
+#endif
+
+  template <class Space>
+  static void run(const legate::TaskContext& ctx) {
+    const legate::Rect<R> rect = common_rect<R>(ctx);
+    auto out = local_piece<T, R, Space>(ctx.output(0).data(), rect, true);
+    if (out.size() == 0) return;
+    const legate::Scalar bytes = ctx.scalar(0);
+    piece_reader<R> in{ctx, 0, static_cast<const std::byte*>(bytes.ptr()), 0, rect};
+    out.assign(rebuild<Space, R>(type_tag<E>{}, in));
+  }
+};
+
+inline legate::Scalar bytes_argument(std::vector<std::byte>& bytes) {
+  if (bytes.empty()) bytes.push_back(std::byte{0});
+  return legate::Scalar(legate::binary_type(static_cast<std::uint32_t>(bytes.size())), bytes.data(), true);
+}
+
+// NumPy's assignment rule: the right side broadcasts to the left side's shape.
+template <std::size_t RE, std::size_t R>
+void check_assignable(const std::array<index_t, RE>& rhs, const std::array<index_t, R>& lhs, const char* op) {
+  bool fits = RE <= R;
+  for (std::size_t i = 0; fits && i < RE; ++i) {
+    const index_t e = rhs[RE - 1 - i];
+    fits = e == 1 || e == lhs[R - 1 - i];
+  }
+  if (!fits) throw shape_error(std::string(op) + ": cannot broadcast " + to_string(rhs) + " to " + to_string(lhs));
+}
+
+template <class T, int R, class E>
+void launch_statement(const array<T, R>& out, const E& e, const char* op) {
+  check_assignable(shape_of(e, op), out.shape(), op);
+  launch_operands operands;
+  collect(e, out.shape(), operands);
+  // Pieces of a view that overlaps the output differently (a shifted slice of the same store)
+  // would be read after other tasks wrote them: evaluate into a new array first, as NumPy reads
+  // every right-side value before writing.
+  for (std::size_t i = 0; i < operands.stores.size(); ++i) {
+    if (operands.views[i] != out.view() && operands.stores[i].overlaps(out.store())) {
+      auto fresh = empty<T>(out.shape());
+      launch_statement(fresh, e, op);
+      launch_statement(out, fresh, op);
+      return;
+    }
+  }
+  auto* rt = runtime(op);
+  auto task = rt->create_task(library(), task_id<statement_task<E, T, R>>());
+  const legate::Variable out_var = task.add_output(out.store());
+  for (const auto& s : operands.stores) task.add_constraint(legate::align(out_var, task.add_input(s)));
+  task.add_scalar_arg(bytes_argument(operands.bytes));
+  rt->submit(std::move(task));
+}
+
+}  // namespace detail
+
+template <class V, int R>
+template <class E>
+void array<V, R>::assign(const E& e) {
+  if constexpr (term<E>) {
+    detail::launch_statement(*this, e, "xf::dist::array::assign");
+  } else {
+    static_assert(std::is_arithmetic_v<E> || is_complex<E>, "xf::dist::array::assign: a distributed expression or a scalar");
+    detail::runtime("xf::dist::array::assign")->issue_fill(legate::LogicalArray{*store_}, legate::Scalar{static_cast<V>(e)});
+  }
+}
+template <class V, int R>
+template <class E>
+array<V, R>& array<V, R>::operator+=(const E& e) {
+  assign(*this + e);
+  return *this;
+}
+template <class V, int R>
+template <class E>
+array<V, R>& array<V, R>::operator-=(const E& e) {
+  assign(*this - e);
+  return *this;
+}
+template <class V, int R>
+template <class E>
+array<V, R>& array<V, R>::operator*=(const E& e) {
+  assign(*this * e);
+  return *this;
+}
+template <class V, int R>
+template <class E>
+array<V, R>& array<V, R>::operator/=(const E& e) {
+  assign(*this / e);
+  return *this;
+}
+
+// A new array holding the expression's values (z = e in NumPy): one task.
+template <term E>
+auto eval(const E& e) {
+  using V = detail::result_value_t<E>;
+  auto out = empty<V>(detail::shape_of(e, "xf::dist::eval"));
+  out.assign(e);
+  return out;
+}
+
+// np.arange(n) as a distributed array.
+template <class T = std::int64_t>
+array<T, 1> arange(index_t n) {
+  return eval(generated(xf::arange<T>(n)));
+}
+
+}  // namespace xf::dist
