@@ -29,8 +29,9 @@ set(XFUSE_LEGATE_LIBRARY_DIRS "${XFUSE_LEGATE_DIR}/lib64" "${XFUSE_LEGATE_DIR}/l
 
 if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.26.4)
   # The package also holds the configs of Realm and Legion, which legate's config looks for.
-  set(Realm_DIR "${XFUSE_LEGATE_DIR}/lib64/cmake/realm" CACHE PATH "Realm's package config (in the legate package)")
-  set(Legion_DIR "${XFUSE_LEGATE_DIR}/share/Legion/cmake" CACHE PATH "Legion's package config (in the legate package)")
+  # (Set each configure, so that another XFUSE_LEGATE_PYTHON takes its own.)
+  set(Realm_DIR "${XFUSE_LEGATE_DIR}/lib64/cmake/realm" CACHE PATH "Realm's package config (in the legate package)" FORCE)
+  set(Legion_DIR "${XFUSE_LEGATE_DIR}/share/Legion/cmake" CACHE PATH "Legion's package config (in the legate package)" FORCE)
   find_package(legate CONFIG REQUIRED HINTS "${XFUSE_LEGATE_DIR}/lib64/cmake/legate" NO_DEFAULT_PATH)
   set(legate_sdk legate::legate)
 else()

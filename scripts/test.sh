@@ -13,18 +13,24 @@ if [[ -z "$archs" ]]; then
 fi
 # Distributed arrays: Legate's C++ SDK is the `legate` pip package, installed without its Python
 # dependencies into a virtual environment of the build; NCCL, which it links, comes from the CUDA
-# toolkit or, where the toolkit has none, from the nvidia-nccl-cu13 package. XFUSE_WITH_LEGATE=0
-# leaves them out.
+# toolkit or the system, or else from the nvidia-nccl-cu13 package. Where they cannot be installed
+# (no network), the suite is left out, saying so; XFUSE_WITH_LEGATE=0 leaves it out quietly.
 legate_args=()
 if [[ "${XFUSE_WITH_LEGATE:-1}" != 0 ]]; then
   venv="$here/build-test/legate-venv"
-  [[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"
-  "$venv/bin/python" -c "import legate" 2>/dev/null || "$venv/bin/python" -m pip install -q --no-deps "legate==26.6.1"
-  cuda_lib="$(dirname "$(command -v nvcc)")/../lib64"
-  if [[ ! -e "$cuda_lib/libnccl.so.2" ]] && ! ldconfig -p | grep -q 'libnccl\.so\.2'; then
-    "$venv/bin/python" -c "import nvidia.nccl" 2>/dev/null || "$venv/bin/python" -m pip install -q --no-deps "nvidia-nccl-cu13>=2.28,<2.30"
+  py="$venv/bin/python"
+  nccl_found() {
+    [[ -e "$(dirname "$(command -v nvcc)")/../lib64/libnccl.so.2" ]] ||
+      [[ "$( (ldconfig -p || /sbin/ldconfig -p) 2>/dev/null | grep -c 'libnccl\.so\.2')" != 0 ]] ||
+      "$py" -c "import nvidia.nccl" 2>/dev/null
+  }
+  if { [[ -x "$py" ]] || python3 -m venv "$venv"; } &&
+     { "$py" -c "import legate" 2>/dev/null || "$py" -m pip install -q --no-deps "legate==26.6.1"; } &&
+     { nccl_found || "$py" -m pip install -q --no-deps "nvidia-nccl-cu13>=2.28,<2.30"; }; then
+    legate_args=(-DXFUSE_WITH_LEGATE=ON -DXFUSE_LEGATE_PYTHON="$py")
+  else
+    echo "the legate package (or NCCL) could not be installed: the distributed-array suite is not built"
   fi
-  legate_args=(-DXFUSE_WITH_LEGATE=ON -DXFUSE_LEGATE_PYTHON="$venv/bin/python")
 fi
 cmake -S "$here" -B "$here/build-test" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$archs" \
       -DXFUSE_BUILD_TESTS=ON -DXFUSE_BUILD_EXAMPLES=ON "${legate_args[@]}" >/dev/null

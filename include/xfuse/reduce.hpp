@@ -329,6 +329,27 @@ auto reduce(const E& e, const reducer<Acc, Map, Combine, Finish>& r, int axis) {
   return reduce(e, r, axes);
 }
 
+// np.allclose(a, b, rtol, atol, equal_nan): whether every pair is close (xf::isclose), read to
+// the host: like .item(), it waits for the result.
+template <class A, class B>
+  requires detail::binary_operands<A, B>
+bool allclose(const A& a, const B& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false) {
+  return all(isclose(a, b, rtol, atol, equal_nan)).item();
+}
+
+// np.array_equal(a, b, equal_nan): the same shape (no broadcasting) and equal elements, NaN equal
+// to NaN with equal_nan; read to the host.
+template <expression A, expression B>
+bool array_equal(const A& a, const B& b, bool equal_nan = false) {
+  if constexpr (A::rank != B::rank) {
+    return false;
+  } else {
+    if (a.shape() != b.shape()) return false;
+    if (equal_nan) return all(logical_or(a == b, logical_and(isnan(a), isnan(b)))).item();
+    return all(a == b).item();
+  }
+}
+
 }  // namespace xf
 
 // xf::eval of several described reductions: one pass where they share the walk.

@@ -11,9 +11,12 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include <xfuse/reduce.hpp>
 
 #include "check.hpp"
 #include "random.hpp"
@@ -779,6 +782,186 @@ void linspace_matches_numpy() {
     CHECK(y.front() == start);
     CHECK(y.back() == stop);
   }
+}
+
+// nextafter, ldexp, frexp, modf, divmod, sinc, float_power, gcd, lcm, nan_to_num, isclose,
+// allclose, array_equal and round against NumPy 2.4.6's printed answers, their result types, and
+// random inputs against exact references.
+template <class Space>
+void more_float_helpers_match_numpy() {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const double dnan = std::numeric_limits<double>::quiet_NaN(), dinf = std::numeric_limits<double>::infinity();
+  // x = np.array([1, 0, -0., 1, inf, nan, -2.5, 3], np.float32); y = [2, 1, -1, 1, 0, 1, -inf, nan]
+  // np.nextafter(x, y) (hex): [0x1.000002p+0, 0x1p-149, -0x1p-149, 1.0, 0x1.fffffep+127, nan, -0x1.400002p+1, nan]
+  require_values(evaluate<Space>("nextafter", 0, [](const auto& a, const auto& b) { return xf::nextafter(a, b); },
+                                 std::vector<float>{1.0f, 0.0f, -0.0f, 1.0f, inf, nan, -2.5f, 3.0f},
+                                 std::vector<float>{2.0f, 1.0f, -1.0f, 1.0f, 0.0f, 1.0f, -inf, nan}),
+                 std::vector<float>{0x1.000002p+0f, 0x1p-149f, -0x1p-149f, 1.0f, 0x1.fffffep+127f, nan, -0x1.400002p+1f, nan}, "nextafter");
+  // np.nextafter([1., 0., -0., 1e308, -5e-324], [0., -1., 1., inf, 0.]): [0x1.fffffffffffffp-1, -0x0.0000000000001p-1022,
+  // 0x0.0000000000001p-1022, 0x1.1ccf385ebc8a1p+1023, -0.0]
+  require_values(evaluate<Space>("nextafter f64", 0, [](const auto& a, const auto& b) { return xf::nextafter(a, b); },
+                                 std::vector<double>{1.0, 0.0, -0.0, 1e308, -5e-324}, std::vector<double>{0.0, -1.0, 1.0, dinf, 0.0}),
+                 std::vector<double>{0x1.fffffffffffffp-1, -0x0.0000000000001p-1022, 0x0.0000000000001p-1022, 0x1.1ccf385ebc8a1p+1023, -0.0},
+                 "nextafter f64");
+  // float16 steps in float16: np.nextafter(f16 [1, 0, 65504], [2, -1, inf]): [1.0009765625, -5.960464477539063e-08, inf];
+  // int8 operands give float16, int32 float64.
+  const auto nh = evaluate<Space>("nextafter f16", 0, [](const auto& a, const auto& b) { return xf::nextafter(a, b); },
+                                  std::vector<xf::half>{xf::half(1.0f), xf::half(0.0f), xf::half(65504.0f)},
+                                  std::vector<xf::half>{xf::half(2.0f), xf::half(-1.0f), xf::half(inf)});
+  require_values(nh, std::vector<xf::half>{xf::half(1.0009765625f), xf::half(-5.960464477539063e-08f), xf::half(inf)}, "nextafter f16");
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::nextafter(array_of<std::int8_t>(), array_of<std::int8_t>()))>, xf::half>);
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::nextafter(array_of<std::int32_t>(), array_of<std::int32_t>()))>, double>);
+
+  // np.ldexp(f32 [1.5, -0.75, 3, 1, 0, inf, nan], int32 [3, -2, 200, -160, 5, 1, 1]): [12.0, -0.1875, inf, 0.0, 0.0, inf, nan]
+  const auto ld = evaluate<Space>("ldexp", 0, [](const auto& a, const auto& b) { return xf::ldexp(a, b); },
+                                  std::vector<float>{1.5f, -0.75f, 3.0f, 1.0f, 0.0f, inf, nan},
+                                  std::vector<std::int32_t>{3, -2, 200, -160, 5, 1, 1});
+  static_assert(std::is_same_v<typename decltype(ld)::value_type, float>);
+  require_values(ld, std::vector<float>{12.0f, -0.1875f, inf, 0.0f, 0.0f, inf, nan}, "ldexp");
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::ldexp(array_of<xf::half>(), array_of<std::int64_t>()))>, xf::half>);
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::ldexp(array_of<float>(), 3))>, float>);
+  // Exponents far past the range clamp instead of wrapping: ldexp(1.0, 2^40) is inf, ldexp(1.0, -2^40) 0.
+  require_values(evaluate<Space>("ldexp huge", 0, [](const auto& a, const auto& b) { return xf::ldexp(a, b); },
+                                 std::vector<double>{1.0, 1.0}, std::vector<std::int64_t>{std::int64_t{1} << 40, -(std::int64_t{1} << 40)}),
+                 std::vector<double>{dinf, 0.0}, "ldexp huge");
+
+  // m, e = np.frexp([8.0, -3.0, 0.0, -0.0, 0.1, inf, nan, 5e-324]):
+  // m [0.5, -0.75, 0.0, -0.0, 0.8, inf, nan, 0.5], e [4, 2, 0, 0, -3, 0, 0, -1073] (int32)
+  const std::vector<double> fx = {8.0, -3.0, 0.0, -0.0, 0.1, dinf, dnan, 5e-324};
+  require_values(evaluate<Space>("frexp mantissa", 0, [](const auto& a) { return xf::frexp(a).first; }, fx),
+                 std::vector<double>{0.5, -0.75, 0.0, -0.0, 0.8, dinf, dnan, 0.5}, "frexp mantissa");
+  const auto fe = evaluate<Space>("frexp exponent", 0, [](const auto& a) { return xf::frexp(a).second; }, fx);
+  static_assert(std::is_same_v<typename decltype(fe)::value_type, std::int32_t>);
+  require_values(fe, std::vector<std::int32_t>{4, 2, 0, 0, -3, 0, 0, -1073}, "frexp exponent");
+
+  // f, i = np.modf([3.5, -2.25, -3.0, 0.0, -0.0, inf, -inf, nan]):
+  // f [0.5, -0.25, -0.0, 0.0, -0.0, 0.0, -0.0, nan], i [3.0, -2.0, -3.0, 0.0, -0.0, inf, -inf, nan]
+  const std::vector<double> mx = {3.5, -2.25, -3.0, 0.0, -0.0, dinf, -dinf, dnan};
+  require_values(evaluate<Space>("modf fraction", 0, [](const auto& a) { return xf::modf(a).first; }, mx),
+                 std::vector<double>{0.5, -0.25, -0.0, 0.0, -0.0, 0.0, -0.0, dnan}, "modf fraction");
+  require_values(evaluate<Space>("modf integral", 0, [](const auto& a) { return xf::modf(a).second; }, mx),
+                 std::vector<double>{3.0, -2.0, -3.0, 0.0, -0.0, dinf, -dinf, dnan}, "modf integral");
+
+  // q, r = np.divmod(int32 [7, -7, 7, -7, 0], [2, 2, -2, -2, 3]): q [3, -4, -4, 3, 0], r [1, 1, -1, -1, 0]
+  // np.divmod([7.5, -7.5, 1.0, inf], [2.0, 2.0, 0.0, 2.0]): q [3.0, -4.0, inf, nan], r [1.5, 0.5, nan, nan]
+  const std::vector<std::int32_t> da = {7, -7, 7, -7, 0}, db = {2, 2, -2, -2, 3};
+  require_values(evaluate<Space>("divmod q", 0, [](const auto& a, const auto& b) { return xf::divmod(a, b).first; }, da, db),
+                 std::vector<std::int32_t>{3, -4, -4, 3, 0}, "divmod q");
+  require_values(evaluate<Space>("divmod r", 0, [](const auto& a, const auto& b) { return xf::divmod(a, b).second; }, da, db),
+                 std::vector<std::int32_t>{1, 1, -1, -1, 0}, "divmod r");
+  const std::vector<double> dfa = {7.5, -7.5, 1.0, dinf}, dfb = {2.0, 2.0, 0.0, 2.0};
+  require_values(evaluate<Space>("divmod qf", 0, [](const auto& a, const auto& b) { return xf::divmod(a, b).first; }, dfa, dfb),
+                 std::vector<double>{3.0, -4.0, dinf, dnan}, "divmod qf");
+  require_values(evaluate<Space>("divmod rf", 0, [](const auto& a, const auto& b) { return xf::divmod(a, b).second; }, dfa, dfb),
+                 std::vector<double>{1.5, 0.5, dnan, dnan}, "divmod rf");
+
+  // np.sinc([0.0, 0.5, 1.0, -1.5, 2.25, inf, nan]):
+  // [1.0, 0.6366197723675814, 3.8981718325193755e-17, -0.2122065907891938, 0.10003514623967844, nan, nan]
+  require_values(evaluate<Space>("sinc", 2, [](const auto& a) { return xf::sinc(a); }, std::vector<double>{0.0, 0.5, 1.0, -1.5, 2.25, dinf, dnan}),
+                 std::vector<double>{1.0, 0.6366197723675814, 3.8981718325193755e-17, -0.2122065907891938, 0.10003514623967844, dnan, dnan},
+                 "sinc", 2);
+  // np.sinc(f32 [0.0, 0.5, 0.25]): [1.0, 0.6366197466850281, 0.9003162980079651]
+  require_values(evaluate<Space>("sinc f32", 1, [](const auto& a) { return xf::sinc(a); }, std::vector<float>{0.0f, 0.5f, 0.25f}),
+                 std::vector<float>{1.0f, 0.6366197466850281f, 0.9003162980079651f}, "sinc f32", 1);
+
+  // np.float_power(int32 [2, -8, 4, 0], [0.5, 1/3, -1, -1]): [1.4142135623730951, nan, 0.25, inf]; float32 operands give float64
+  const auto fp = evaluate<Space>("float_power", 0, [](const auto& a, const auto& b) { return xf::float_power(a, b); },
+                                  std::vector<std::int32_t>{2, -8, 4, 0}, std::vector<double>{0.5, 1.0 / 3.0, -1.0, -1.0});
+  require_values(fp, std::vector<double>{1.4142135623730951, dnan, 0.25, dinf}, "float_power");
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::float_power(array_of<float>(), array_of<float>()))>, double>);
+
+  // np.gcd(int8 [12, -4, 0, 0, 17, -128], [18, 6, 5, 0, 5, 0]): [6, 2, 5, 0, 1, -128]
+  // np.lcm(int32 [4, -4, 0, 6, 21], [6, 6, 5, -4, 6]): [12, 12, 0, 12, 42]; np.gcd(uint8, int8) is int16
+  require_values(evaluate<Space>("gcd", 0, [](const auto& a, const auto& b) { return xf::gcd(a, b); },
+                                 std::vector<std::int8_t>{12, -4, 0, 0, 17, -128}, std::vector<std::int8_t>{18, 6, 5, 0, 5, 0}),
+                 std::vector<std::int8_t>{6, 2, 5, 0, 1, -128}, "gcd");
+  require_values(evaluate<Space>("lcm", 0, [](const auto& a, const auto& b) { return xf::lcm(a, b); },
+                                 std::vector<std::int32_t>{4, -4, 0, 6, 21}, std::vector<std::int32_t>{6, 6, 5, -4, 6}),
+                 std::vector<std::int32_t>{12, 12, 0, 12, 42}, "lcm");
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::gcd(array_of<std::uint8_t>(), array_of<std::int8_t>()))>, std::int16_t>);
+
+  // np.nan_to_num(f32 [nan, inf, -inf, 1.5, -0.0]): [0.0, 3.4028234663852886e+38, -3.4028234663852886e+38, 1.5, -0.0]
+  // np.nan_to_num([nan, inf, -inf, 1.5], nan=-1.0, posinf=9.0, neginf=-9.0): [-1.0, 9.0, -9.0, 1.5]; float16 infinities to 65504
+  require_values(evaluate<Space>("nan_to_num", 0, [](const auto& a) { return xf::nan_to_num(a); }, std::vector<float>{nan, inf, -inf, 1.5f, -0.0f}),
+                 std::vector<float>{0.0f, 3.4028234663852886e+38f, -3.4028234663852886e+38f, 1.5f, -0.0f}, "nan_to_num");
+  require_values(evaluate<Space>("nan_to_num values", 0, [](const auto& a) { return xf::nan_to_num(a, -1.0, 9.0, -9.0); },
+                                 std::vector<double>{dnan, dinf, -dinf, 1.5}),
+                 std::vector<double>{-1.0, 9.0, -9.0, 1.5}, "nan_to_num values");
+  require_values(evaluate<Space>("nan_to_num f16", 0, [](const auto& a) { return xf::nan_to_num(a); },
+                                 std::vector<xf::half>{xf::half(inf), xf::half(-inf)}),
+                 std::vector<xf::half>{xf::half(65504.0f), xf::half(-65504.0f)}, "nan_to_num f16");
+  require_values(evaluate<Space>("nan_to_num int", 0, [](const auto& a) { return xf::nan_to_num(a); }, std::vector<std::int32_t>{3, -7}),
+                 std::vector<std::int32_t>{3, -7}, "nan_to_num int");
+
+  // a = [1, 1, inf, inf, nan, 1e10, 1e-8, 0]; b = [1 + 1e-6, 1.1, inf, -inf, nan, 1.00001e10, 0, 1e-9]
+  // np.isclose(a, b): [T, F, T, F, F, T, T, T]; equal_nan=True: [T, F, T, F, T, T, T, T];
+  // rtol=0.2, atol=0: [T, T, T, F, F, T, F, F]
+  const std::vector<double> ia = {1.0, 1.0, dinf, dinf, dnan, 1e10, 1e-8, 0.0}, ib = {1.0 + 1e-6, 1.1, dinf, -dinf, dnan, 1.00001e10, 0.0, 1e-9};
+  require_values(evaluate<Space>("isclose", 0, [](const auto& a, const auto& b) { return xf::isclose(a, b); }, ia, ib),
+                 std::vector<bool>{true, false, true, false, false, true, true, true}, "isclose");
+  require_values(evaluate<Space>("isclose equal_nan", 0, [](const auto& a, const auto& b) { return xf::isclose(a, b, 1e-5, 1e-8, true); }, ia, ib),
+                 std::vector<bool>{true, false, true, false, true, true, true, true}, "isclose equal_nan");
+  require_values(evaluate<Space>("isclose rtol", 0, [](const auto& a, const auto& b) { return xf::isclose(a, b, 0.2, 0.0); }, ia, ib),
+                 std::vector<bool>{true, true, true, false, false, true, false, false}, "isclose rtol");
+  // np.allclose(a[:3], b[:3]) False; np.allclose(a, b, equal_nan=True) False; np.array_equal(a, a) False (NaN),
+  // with equal_nan=True True; np.array_equal([1, 2], [1, 2, 3]) False
+  const auto sa = xf::asarray<double, Space>(ia), sb = xf::asarray<double, Space>(ib);
+  CHECK_FALSE(xf::allclose(sa(xf::slice(0, 3)), sb(xf::slice(0, 3))));
+  CHECK(xf::allclose(sa(xf::slice(0, 1)), sb(xf::slice(0, 1))));
+  CHECK_FALSE(xf::allclose(sa, sb, 1e-5, 1e-8, true));
+  CHECK_FALSE(xf::array_equal(sa, sa));
+  CHECK(xf::array_equal(sa, sa, true));
+  CHECK_FALSE(xf::array_equal(xf::asarray<int, Space>({1, 2}), xf::asarray<int, Space>({1, 2, 3})));
+  CHECK(xf::array_equal(xf::asarray<int, Space>({1, 2}), xf::asarray<int, Space>({1, 2})));
+  CHECK(xf::allclose(xf::asarray<double, Space>(std::vector<double>{}), 1.0));  // empty: true, as NumPy's
+
+  // np.round([0.5, 1.5, 2.5, -0.5, 1.2345, -1.2355, 123.456, nan, inf], 2): [0.5, 1.5, 2.5, -0.5, 1.23, -1.24, 123.46, nan, inf]
+  require_values(evaluate<Space>("round 2", 0, [](const auto& a) { return xf::round(a, 2); },
+                                 std::vector<double>{0.5, 1.5, 2.5, -0.5, 1.2345, -1.2355, 123.456, dnan, dinf}),
+                 std::vector<double>{0.5, 1.5, 2.5, -0.5, 1.23, -1.24, 123.46, dnan, dinf}, "round 2");
+  // np.round(f32 [0.5, 1.5, 2.5, -0.5, -1.5]): [0.0, 2.0, 2.0, -0.0, -2.0]; np.round(f32 [1.005, 2.675, -0.125], 2): [1.0, 2.68, -0.12]
+  require_values(evaluate<Space>("round 0", 0, [](const auto& a) { return xf::around(a); }, std::vector<float>{0.5f, 1.5f, 2.5f, -0.5f, -1.5f}),
+                 std::vector<float>{0.0f, 2.0f, 2.0f, -0.0f, -2.0f}, "round 0");
+  require_values(evaluate<Space>("round f32", 0, [](const auto& a) { return xf::round(a, 2); }, std::vector<float>{1.005f, 2.675f, -0.125f}),
+                 std::vector<float>{1.0f, 2.680000066757202f, -0.11999999731779099f}, "round f32");
+  // np.round([15.0, 25.0, 1234.5, -35.0], -1): [20.0, 20.0, 1230.0, -40.0]
+  require_values(evaluate<Space>("round -1", 0, [](const auto& a) { return xf::round(a, -1); }, std::vector<double>{15.0, 25.0, 1234.5, -35.0}),
+                 std::vector<double>{20.0, 20.0, 1230.0, -40.0}, "round -1");
+  // np.round(int32 [1234, 1250, -1250, 1350, 7], -2): [1200, 1200, -1200, 1400, 0]; np.round(int32 [5], 1): [5]
+  require_values(evaluate<Space>("round int", 0, [](const auto& a) { return xf::round(a, -2); },
+                                 std::vector<std::int32_t>{1234, 1250, -1250, 1350, 7}),
+                 std::vector<std::int32_t>{1200, 1200, -1200, 1400, 0}, "round int");
+  require_values(evaluate<Space>("round int +", 0, [](const auto& a) { return xf::round(a, 1); }, std::vector<std::int32_t>{5}),
+                 std::vector<std::int32_t>{5}, "round int +");
+
+  // Random inputs: nextafter moves one encoding step (and never past y); ldexp is exact against
+  // long double; gcd and lcm equal std::gcd and std::lcm; round(x, 3) equals rint(x * 1000) / 1000
+  // computed in double; isclose equals its formula in long double.
+  const std::size_t n = 4099;
+  const auto u = uniform<double>(n, -1e6, 1e6), v = uniform<double>(n, -1e6, 1e6);
+  const auto k = uniform<std::int32_t>(n, -1100, 1100);
+  const auto ia32 = uniform<std::int32_t>(n, -100000, 100000), ib32 = uniform<std::int32_t>(n, -100000, 100000);
+  const auto na = evaluate<Space>("nextafter random", 0, [](const auto& a, const auto& b) { return xf::nextafter(a, b); }, u, v);
+  const auto lx = evaluate<Space>("ldexp random", 0, [](const auto& a, const auto& b) { return xf::ldexp(a, b); }, u, k);
+  const auto g = evaluate<Space>("gcd random", 0, [](const auto& a, const auto& b) { return xf::gcd(a, b); }, ia32, ib32);
+  const auto l = evaluate<Space>("lcm random", 0, [](const auto& a, const auto& b) { return xf::lcm(a, b); }, ia32, ib32);
+  const auto r3 = evaluate<Space>("round random", 0, [](const auto& a) { return xf::round(a, 3); }, u);
+  const auto cl = evaluate<Space>("isclose random", 0, [](const auto& a, const auto& b) { return xf::isclose(a, b * 1e-6 + a, 1e-7, 0.5); }, u, v);
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    bad += !(na[i] == std::nextafter(u[i], v[i]));
+    bad += !(static_cast<long double>(lx[i]) == std::ldexp(static_cast<long double>(u[i]), k[i]) ||
+             (std::isinf(lx[i]) && std::fabs(std::ldexp(static_cast<long double>(u[i]), k[i])) > std::numeric_limits<double>::max()) ||
+             std::fabs(std::ldexp(static_cast<long double>(u[i]), k[i])) < 0x1p-1022L);
+    bad += g[i] != std::gcd(ia32[i], ib32[i]);
+    bad += l[i] != static_cast<std::int32_t>(static_cast<std::uint32_t>(std::lcm(static_cast<std::int64_t>(ia32[i]), static_cast<std::int64_t>(ib32[i]))));
+    bad += r3[i] != std::rint(u[i] * 1000.0) / 1000.0;
+    const long double b2 = static_cast<long double>(v[i] * 1e-6 + u[i]);
+    const long double d = std::fabs(static_cast<long double>(u[i]) - b2);
+    const long double bound = 0.5L + 1e-7L * std::fabs(b2);
+    if (std::fabs(d - bound) > 1e-9L * bound) bad += cl[i] != (d <= bound);  // away from the boundary
+  }
+  REQUIRE(bad == 0);
 }
 
 }  // namespace xf_test::numpy_answers

@@ -35,3 +35,7 @@ TEST_CASE("linspace gives NumPy's samples on device arrays", "[gpu][generators][
 TEST_CASE("fmax, fmin, copysign, heaviside, logaddexp(2), deg2rad, rad2deg and signbit give NumPy's answers on device arrays", "[gpu][elementwise][numpy]") {
   float_helpers_match_numpy<xf::device>();
 }
+
+TEST_CASE("nextafter, ldexp, frexp, modf, divmod, sinc, float_power, gcd, lcm, nan_to_num, isclose, allclose, array_equal and round give NumPy's answers on device arrays", "[gpu][elementwise][numpy]") {
+  more_float_helpers_match_numpy<xf::device>();
+}

@@ -37,3 +37,7 @@ TEST_CASE("linspace gives NumPy's samples: num 0 and 1, endpoint, integer types"
 TEST_CASE("fmax, fmin, copysign, heaviside, logaddexp(2), deg2rad, rad2deg and signbit give NumPy's answers", "[elementwise][host][numpy]") {
   float_helpers_match_numpy<xf::host>();
 }
+
+TEST_CASE("nextafter, ldexp, frexp, modf, divmod, sinc, float_power, gcd, lcm, nan_to_num, isclose, allclose, array_equal and round give NumPy's answers", "[elementwise][host][numpy]") {
+  more_float_helpers_match_numpy<xf::host>();
+}

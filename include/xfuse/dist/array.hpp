@@ -30,8 +30,11 @@ class array {
   static constexpr int rank = R;
 
   array() = default;
-  // An array over an existing store of V and rank R (`view` names the view for aliasing checks).
-  explicit array(legate::LogicalStore store, std::string view = {}) : store_(std::move(store)), view_(std::move(view)) {
+  // An array over an existing store of V and rank R. `view` names the view for the aliasing check
+  // of statements; an array made from a store without one gets a name of its own, so two arrays
+  // over one store are never taken for the same view.
+  explicit array(legate::LogicalStore store, std::string view = {})
+      : store_(std::move(store)), view_(view.empty() ? detail::fresh_view_name() : std::move(view)) {
     if (store_->dim() != static_cast<std::uint32_t>(R))
       throw shape_error("xf::dist::array: a store of rank " + std::to_string(store_->dim()) + " cannot be a rank-" +
                         std::to_string(R) + " array");
@@ -40,10 +43,13 @@ class array {
   }
 
   // The Legate store (a view of one, for views): to pass to Legate tasks of your own.
-  const legate::LogicalStore& store() const { return *store_; }
+  const legate::LogicalStore& store() const {
+    if (!store_) throw error("xf::dist::array: an empty handle (default-constructed) has no store");
+    return *store_;
+  }
   // The global shape and number of elements, like ndarray.shape and .size.
-  shape_type shape() const { return detail::shape_of_store<R>(*store_); }
-  index_t size() const { return product(shape()); }
+  shape_type shape() const { return detail::shape_of_store<R>(store()); }
+  index_t size() const { return detail::product(shape()); }
   // Names the view of the store this array is ("" for the whole store as created).
   const std::string& view() const { return view_; }
 
@@ -51,8 +57,10 @@ class array {
   template <class... S>
     requires(sizeof...(S) == R)
   array operator()(const S&... s) const {
+    static_assert(((std::is_same_v<S, slice> || std::is_same_v<S, all_t> || std::is_same_v<S, none_t>) && ...),
+                  "xf::dist::array: index with xf::slice or xf::all (integer indices and xf::newaxis are not supported)");
     const slice slices[R] = {slice(s)...};
-    legate::LogicalStore view = *store_;
+    legate::LogicalStore view = store();
     std::string name = view_;
     const shape_type extents = shape();
     for (int d = 0; d < R; ++d) {
@@ -82,10 +90,20 @@ class array {
     return transpose(axes);
   }
   array transpose(const std::array<int, R>& axes) const {
+    std::array<bool, R> seen{};
+    for (int a : axes) {
+      if (a < 0 || a >= R || seen[static_cast<std::size_t>(a)]) {
+        dims<R> given{};
+        for (int d = 0; d < R; ++d) given[static_cast<std::size_t>(d)] = axes[static_cast<std::size_t>(d)];
+        throw shape_error("xf::dist::array::transpose: axes " + to_string(given) + " are not a permutation of the " +
+                          std::to_string(R) + " axes of shape " + to_string(shape()));
+      }
+      seen[static_cast<std::size_t>(a)] = true;
+    }
     std::vector<std::int32_t> order(axes.begin(), axes.end());
     std::string name = view_ + ".T(";
     for (int a : axes) name += std::to_string(a) + ",";
-    return array(store_->transpose(std::move(order)), name + ")");
+    return array(store().transpose(std::move(order)), name + ")");
   }
 
   // Statements (dist/statement.hpp): one Legate task writing this array's elements, like

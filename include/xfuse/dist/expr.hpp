@@ -189,6 +189,28 @@ void collect(const node_term<Op, A...>& n, const std::array<index_t, NO>& out, l
   std::apply([&](const auto&... a) { (collect(a, out, ops), ...); }, n.operands);
 }
 
+// ---------------------------------------------------------------- checks at the caller
+// The expression built once on the caller's side over empty host pieces: every check xfuse makes
+// while building an expression (a C++ scalar out of an integer type's range, types an operation
+// refuses) throws here, naming the operation, instead of inside a task.
+template <int RO, class T, int R>
+auto probe(const array<T, R>&) {
+  return xf::array<T, RO, xf::host>::wrap(nullptr, dims<RO>{}, dims<RO>{});
+}
+template <int RO, class S>
+S probe(const scalar_term<S>& s) {
+  return s.value;
+}
+template <int RO, class Desc, int R>
+auto probe(const position_term<Desc, R>& p) {
+  static_assert(R == RO, "xf::dist: a generated operand takes the statement's rank");
+  return generator_node<Desc, RO>(p.desc, dims<RO>{}, p.strides, p.base);
+}
+template <int RO, class Op, class... A>
+auto probe(const node_term<Op, A...>& n) {
+  return std::apply([](const auto&... a) { return Op{}(probe<RO>(a)...); }, n.operands);
+}
+
 // ---------------------------------------------------------------- the local expression (in a task)
 // Reads a task's operands in the order collect() wrote them.
 template <int RO>
@@ -248,6 +270,11 @@ template <class Desc, int R>
 position_term<Desc, R> generated(const xf::detail::generator_node<Desc, R>& g) {
   const auto leaves = g.leaves();
   const auto& leaf = xf::detail::get<0>(leaves);
+  if constexpr (requires { leaf.desc.key.recorded_start; }) {
+    if (leaf.desc.key.recorded_start != nullptr)
+      throw error("xf::dist::generated: a draw made inside xf::capture reads a device word of that graph; "
+                  "make distributed draws outside a capture");
+  }
   return {leaf.desc, leaf.shape, leaf.strides, leaf.base};
 }
 

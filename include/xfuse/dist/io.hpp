@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Distributed arrays in .npy files and in print: through one local copy on this process (the
-// file format and NumPy's layout are those of xf::save_npy, xf::load_npy and xf::repr).
+// file format and NumPy's layout are those of xf::save_npy, xf::load_npy and xf::repr). In a
+// multi-process run every process loads the file (it must be readable by all) and prints.
 #pragma once
 
 #include <ostream>
@@ -12,9 +13,11 @@
 
 namespace xf::dist {
 
+// Written by the first process of a multi-process run only (every process runs the program).
 template <class T, int R>
 void save_npy(const std::string& path, const array<T, R>& a) {
-  xf::save_npy(path, a.template to_local<xf::host>());
+  const auto local = a.template to_local<xf::host>();
+  if (detail::runtime("xf::dist::save_npy")->node_id() == 0) xf::save_npy(path, local);
 }
 
 template <class T, int R>

@@ -58,8 +58,9 @@ array<T, RB> matmul(const array<T, 2>& a, const array<T, RB>& b) {
   dims<RB> out_shape{};
   out_shape[0] = m;
   if constexpr (RB == 2) out_shape[1] = sb[1];
+  if (k == 0) return full<T>(out_shape, T(0));  // sums of nothing
   auto c = empty<T>(out_shape);
-  if (m == 0) return c;
+  if (c.size() == 0) return c;
   auto* rt = detail::runtime(op);
   const auto procs = static_cast<index_t>(std::max<std::uint32_t>(1, legate::get_machine().count()));
   const index_t rows = (m + std::min(procs, m) - 1) / std::min(procs, m);

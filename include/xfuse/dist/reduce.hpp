@@ -19,6 +19,7 @@ namespace detail {
 
 // One reduction: its Legate operator, its identity and its local xfuse form.
 struct sum_kind {
+  static constexpr bool needs_elements = false;  // no identity for an empty reduction
   static constexpr auto legate_op = legate::ReductionOpKind::ADD;
   template <class T>
   using redop = legate::SumReduction<T>;
@@ -30,6 +31,7 @@ struct sum_kind {
   static auto along(const E& e, int axis) { return xf::sum(e, axis, xf::keepdims); }
 };
 struct prod_kind {
+  static constexpr bool needs_elements = false;  // no identity for an empty reduction
   static constexpr auto legate_op = legate::ReductionOpKind::MUL;
   template <class T>
   using redop = legate::ProdReduction<T>;
@@ -41,6 +43,7 @@ struct prod_kind {
   static auto along(const E& e, int axis) { return xf::prod(e, axis, xf::keepdims); }
 };
 struct max_kind {
+  static constexpr bool needs_elements = true;  // no identity for an empty reduction
   static constexpr auto legate_op = legate::ReductionOpKind::MAX;
   template <class T>
   using redop = legate::MaxReduction<T>;
@@ -52,6 +55,7 @@ struct max_kind {
   static auto along(const E& e, int axis) { return xf::max(e, axis, xf::keepdims); }
 };
 struct min_kind {
+  static constexpr bool needs_elements = true;  // no identity for an empty reduction
   static constexpr auto legate_op = legate::ReductionOpKind::MIN;
   template <class T>
   using redop = legate::MinReduction<T>;
@@ -152,6 +156,8 @@ void launch_reduction(const E& e, const legate::LogicalStore& result, int axis, 
   constexpr int R = term_rank_v<E>;
   using V = reduced_value_t<Kind, E>;
   const auto shape = shape_of(e, op);
+  (void)probe<R>(e);
+  if (product(shape) == 0) return;  // nothing to fold: the result keeps the identity
   legate::LogicalStore target = result;
   for (int d = 0; d < R; ++d)
     if ((axis < 0 || axis == d) && shape[static_cast<std::size_t>(d)] != 1)
@@ -167,11 +173,27 @@ void launch_reduction(const E& e, const legate::LogicalStore& result, int axis, 
   rt->submit(std::move(task));
 }
 
+// max and min of nothing have no value (NumPy raises; so does xfuse).
+template <class Kind, std::size_t N>
+void check_has_elements(const std::array<index_t, N>& shape, int axis, const char* op) {
+  if constexpr (Kind::needs_elements) {
+    const index_t reduced = axis < 0 ? product(shape) : shape[static_cast<std::size_t>(axis)];
+    index_t results = 1;
+    if (axis >= 0)
+      for (std::size_t d = 0; d < N; ++d)
+        if (static_cast<int>(d) != axis) results *= shape[d];
+    if (reduced == 0 && results > 0)
+      throw shape_error(std::string(op) + ": zero-size reduction (shape " + to_string(shape) +
+                        ") has no identity; the result would be undefined");
+  }
+}
+
 template <class Kind, term E>
 auto reduce_whole(const E& e, const char* op) {
   constexpr int R = term_rank_v<E>;
   static_assert(R >= 1, "xf::dist: reductions of distributed expressions");
   using V = reduced_value_t<Kind, E>;
+  check_has_elements<Kind>(shape_of(e, op), -1, op);
   dims<R> ones{};
   ones.fill(1);
   // A one-element array filled with the identity. (A store made from a scalar, which Legate keeps
@@ -182,18 +204,19 @@ auto reduce_whole(const E& e, const char* op) {
 }
 
 template <class Kind, term E>
-auto reduce_along(const E& e, int axis, bool keep, const char* op) {
+auto reduce_along(const E& e, int axis, const char* op) {
   constexpr int R = term_rank_v<E>;
   using V = reduced_value_t<Kind, E>;
   const auto shape = shape_of(e, op);
   if (axis < -R || axis >= R)
-    throw index_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for shape " + to_string(shape));
+    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for an array of shape " +
+                      to_string(shape));
   if (axis < 0) axis += R;
+  check_has_elements<Kind>(shape, axis, op);
   dims<R> kept = shape;
   kept[static_cast<std::size_t>(axis)] = 1;
   auto result = full<V>(kept, Kind::template identity<V>());
   launch_reduction<Kind>(e, result.store(), axis, op);
-  (void)keep;
   return result;
 }
 
@@ -208,16 +231,21 @@ auto reduce_along(const E& e, int axis, bool keep, const char* op) {
   }                                                                                                       \
   template <term E>                                                                                       \
   auto NAME(const E& e, int axis, keepdims_t) {                                                          \
-    return detail::reduce_along<detail::KIND>(e, axis, true, "xf::dist::" #NAME);                       \
+    return detail::reduce_along<detail::KIND>(e, axis, "xf::dist::" #NAME);                             \
   }                                                                                                       \
   template <term E>                                                                                       \
-    requires(detail::term_rank_v<E> >= 2)                                                                 \
   auto NAME(const E& e, int axis) {                                                                       \
     constexpr int R = detail::term_rank_v<E>;                                                             \
-    const auto kept = detail::reduce_along<detail::KIND>(e, axis, false, "xf::dist::" #NAME);             \
-    const int a = axis < 0 ? axis + R : axis;                                                             \
-    using V = typename std::remove_cvref_t<decltype(kept)>::value_type;                                   \
-    return array<V, R - 1>(kept.store().project(a, 0), kept.view() + ".project");                        \
+    if constexpr (R == 1) { /* the only axis: NumPy's 0-d result */                                      \
+      if (axis < -1 || axis > 0)                                                                          \
+        throw shape_error("xf::dist::" #NAME ": axis " + std::to_string(axis) + " is out of bounds for a 1-d array"); \
+      return detail::reduce_whole<detail::KIND>(e, "xf::dist::" #NAME);                                   \
+    } else {                                                                                              \
+      const auto kept = detail::reduce_along<detail::KIND>(e, axis, "xf::dist::" #NAME);                  \
+      const int a = axis < 0 ? axis + R : axis;                                                           \
+      using V = typename std::remove_cvref_t<decltype(kept)>::value_type;                                 \
+      return array<V, R - 1>(kept.store().project(a, 0), kept.view() + ".project");                      \
+    }                                                                                                     \
   }
 XF_DIST_REDUCTION(sum, sum_kind)
 XF_DIST_REDUCTION(prod, prod_kind)

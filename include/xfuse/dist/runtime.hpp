@@ -51,6 +51,12 @@ legate::LocalTaskID task_id() {
   return id;
 }
 
+// A name for a view no other array has (see array's constructor).
+inline std::string fresh_view_name() {
+  static std::atomic<std::uint64_t> next{0};
+  return "#" + std::to_string(next.fetch_add(1));
+}
+
 template <class T>
 legate::Type legate_type() {
   if constexpr (std::is_same_v<T, bool>) return legate::bool_();

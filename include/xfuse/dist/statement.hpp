@@ -55,6 +55,7 @@ void check_assignable(const std::array<index_t, RE>& rhs, const std::array<index
 template <class T, int R, class E>
 void launch_statement(const array<T, R>& out, const E& e, const char* op) {
   check_assignable(shape_of(e, op), out.shape(), op);
+  (void)probe<R>(e);
   launch_operands operands;
   collect(e, out.shape(), operands);
   // Pieces of a view that overlaps the output differently (a shifted slice of the same store)

@@ -3,6 +3,9 @@
 // expression; nothing runs until the expression is materialised (see exec/evaluate.hpp).
 #pragma once
 
+#include <optional>
+#include <utility>
+
 #include "ops.hpp"
 
 namespace xf {
@@ -116,6 +119,11 @@ XF_BINARY_FUNCTION(copysign, copysign)
 XF_BINARY_FUNCTION(heaviside, heaviside)
 XF_BINARY_FUNCTION(logaddexp, logaddexp)
 XF_BINARY_FUNCTION(logaddexp2, logaddexp2)
+XF_BINARY_FUNCTION(nextafter, nextafter)
+XF_BINARY_FUNCTION(ldexp, ldexp)
+XF_BINARY_FUNCTION(float_power, float_power)
+XF_BINARY_FUNCTION(gcd, gcd)
+XF_BINARY_FUNCTION(lcm, lcm)
 XF_BINARY_FUNCTION(equal, equal)
 XF_BINARY_FUNCTION(not_equal, not_equal)
 XF_BINARY_FUNCTION(less, less)
@@ -182,6 +190,7 @@ XF_UNARY_FUNCTION(radians, deg2rad)
 XF_UNARY_FUNCTION(rad2deg, rad2deg)
 XF_UNARY_FUNCTION(degrees, rad2deg)
 XF_UNARY_FUNCTION(signbit, signbit)
+XF_UNARY_FUNCTION(sinc, sinc)
 XF_UNARY_FUNCTION(isnan, isnan)
 XF_UNARY_FUNCTION(isinf, isinf)
 XF_UNARY_FUNCTION(isfinite, isfinite)
@@ -210,6 +219,63 @@ auto clip(const E& x, const Lo& lo, const Hi& hi) {
 namespace detail {
 using ::xf::clip;
 }  // namespace detail
+
+// ---------------------------------------------------------------- functions with several results or options
+// NumPy's two-result functions as two lazy expressions (each fuses where it is used; xf::assign
+// writes both in one kernel): auto [q, r] = xf::divmod(a, b).
+template <class A, class B>
+  requires detail::binary_operands<A, B>
+auto divmod(const A& a, const B& b) {
+  return std::pair{floor_divide(a, b), remainder(a, b)};
+}
+// (mantissa, int32 exponent) with x = mantissa * 2^exponent.
+template <expression E>
+auto frexp(const E& e) {
+  return std::pair{detail::make_node(detail::ops::frexp_mantissa{}, e), detail::make_node(detail::ops::frexp_exponent{}, e)};
+}
+// (fractional part, integral part), both with x's sign.
+template <expression E>
+auto modf(const E& e) {
+  return std::pair{detail::make_node(detail::ops::modf_fraction{}, e), detail::make_node(detail::ops::modf_integral{}, e)};
+}
+
+// np.round / np.around(x, decimals): half to even at the decimal place (negative: tens, hundreds).
+template <expression E>
+auto round(const E& e, int decimals = 0) {
+  detail::ops::round_decimals op;
+  op.decimals = decimals;
+  return detail::make_node(op, e);
+}
+template <expression E>
+auto around(const E& e, int decimals = 0) {
+  return round(e, decimals);
+}
+
+// np.nan_to_num(x, nan, posinf, neginf): NaN to `nan`, infinities to the given values or to the
+// type's largest finite values (std::nullopt: NumPy's None).
+template <expression E>
+auto nan_to_num(const E& e, double nan = 0.0, std::optional<double> posinf = std::nullopt,
+                std::optional<double> neginf = std::nullopt) {
+  detail::ops::nan_to_num op;
+  op.nan_value = nan;
+  op.posinf_given = posinf.has_value();
+  op.posinf_value = posinf.value_or(0.0);
+  op.neginf_given = neginf.has_value();
+  op.neginf_value = neginf.value_or(0.0);
+  return detail::make_node(op, e);
+}
+
+// np.isclose(a, b, rtol, atol, equal_nan): element-wise bool (np.allclose and np.array_equal,
+// which read one value to the host, are in <xfuse/reduce.hpp>).
+template <class A, class B>
+  requires detail::binary_operands<A, B>
+auto isclose(const A& a, const B& b, double rtol = 1e-5, double atol = 1e-8, bool equal_nan = false) {
+  detail::ops::isclose op;
+  op.rtol = rtol;
+  op.atol = atol;
+  op.equal_nan = equal_nan;
+  return detail::make_node(op, a, b);
+}
 
 // astype as a free function: xf::astype<float>(e) == e.astype<float>().
 template <element To, expression E>

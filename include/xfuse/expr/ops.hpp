@@ -5,6 +5,8 @@
 // 0 (or -1 for negative values shifted right), as NumPy does.
 #pragma once
 
+#include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include "../core/wrapping.hpp"
@@ -458,6 +460,287 @@ struct signbit : elementwise<signbit> {
     if constexpr (std::is_floating_point_v<T>) return math::r_copysign(T(1), a) < T(0);
     else if constexpr (is_bool<T> || std::is_unsigned_v<T>) return false;
     else return a < T(0);
+  }
+};
+
+// ---------------------------------------------------------------- rounding, steps and parts
+// The unsigned integer of a floating type's width: its IEEE encoding.
+template <class T>
+using encoding_t = std::conditional_t<sizeof(T) == 2, std::uint16_t, std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>;
+
+// The next representable value after a toward b, stepped in the result type itself (float16
+// steps in float16), as C's nextafter: b when they are equal, the smallest subnormal of b's sign
+// after zero, NaN for NaN.
+struct nextafter {
+  XF_OP_NAME(nextafter);
+  template <class... W>
+  struct signature : float_sig<W...> {
+    XF_NO_COMPLEX(nextafter, promoted_t<W...>);
+  };
+  template <class In, class Out, class A, class B>
+  XF_HD XF_FORCEINLINE static Out eval(const nextafter&, const A& a, const B& b) {
+    return convert<Out>(step(convert<In>(a), convert<In>(b)));
+  }
+  template <class T>
+  XF_HD XF_FORCEINLINE static T step(T x, T y) {
+    using U = encoding_t<T>;
+    const double dx = convert<double>(x), dy = convert<double>(y);
+    if (dx != dx || dy != dy) return convert<T>(dx + dy);
+    if (dx == dy) return y;
+    U bits;
+    if (dx == 0.0) {
+      bits = static_cast<U>((dy < 0.0 ? U(1) << (8 * sizeof(T) - 1) : U(0)) | U(1));
+    } else {
+      memcpy(&bits, &x, sizeof(T));
+      bits = (dx < dy) == (dx > 0.0) ? static_cast<U>(bits + 1) : static_cast<U>(bits - 1);
+    }
+    T out;
+    memcpy(&out, &bits, sizeof(T));
+    return out;
+  }
+};
+
+// x * 2^n: the float type of x (ldexp(float16, int64) is float16), n an integer of any type.
+struct ldexp {
+  XF_OP_NAME(ldexp);
+  template <class WX, class WN>
+  struct signature {
+    static_assert(std::is_integral_v<typename WN::type>, "xf::ldexp: the exponent is an integer");
+    XF_NO_COMPLEX(ldexp, typename WX::type);
+    using in = typename float_sig<WX>::in;
+    using out = in;
+  };
+  template <class In, class Out, class A, class B>
+  XF_HD XF_FORCEINLINE static Out eval(const ldexp&, const A& x, const B& n) {
+    // Past +-100000 every finite value has overflowed or underflowed: clamp before narrowing.
+    long long e = 0;
+    if constexpr (std::is_signed_v<B>) e = n < B(-100000) ? -100000 : (n > B(100000) ? 100000 : static_cast<long long>(n));
+    else e = n > B(100000) ? 100000 : static_cast<long long>(n);
+    return convert<Out>(math::r_ldexp(convert<compute_t<In>>(x), static_cast<int>(e)));
+  }
+};
+
+// frexp's two parts: the mantissa in [0.5, 1) with x's sign (x itself for 0, inf and NaN), and
+// the exponent as int32 (0 for 0, inf and NaN).
+struct frexp_mantissa : elementwise<frexp_mantissa> {
+  XF_OP_NAME(frexp);
+  template <class... W>
+  struct signature : float_sig<W...> {
+    XF_NO_COMPLEX(frexp, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T x) const {
+    if (!(x - x == T(0))) return x;  // inf and NaN
+    int e = 0;
+    return math::r_frexp(x, &e);
+  }
+};
+struct frexp_exponent {
+  XF_OP_NAME(frexp);
+  template <class... W>
+  struct signature {
+    XF_NO_COMPLEX(frexp, promoted_t<W...>);
+    using in = typename float_sig<W...>::in;
+    using out = std::int32_t;
+  };
+  template <class In, class Out, class A>
+  XF_HD XF_FORCEINLINE static Out eval(const frexp_exponent&, const A& a) {
+    const auto x = convert<compute_t<In>>(a);
+    if (!(x - x == decltype(x)(0))) return Out(0);
+    int e = 0;
+    (void)math::r_frexp(x, &e);
+    return Out(e);
+  }
+};
+
+// modf's two parts: the fraction with x's sign (signed zero for integers and infinities) and the
+// integral part, both in the float type.
+struct modf_fraction : elementwise<modf_fraction> {
+  XF_OP_NAME(modf);
+  template <class... W>
+  struct signature : float_sig<W...> {
+    XF_NO_COMPLEX(modf, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T x) const {
+    if (x != x) return x;
+    if (x - x != T(0)) return math::r_copysign(T(0), x);  // infinities
+    return math::r_copysign(x - math::r_trunc(x), x);
+  }
+};
+struct modf_integral : elementwise<modf_integral> {
+  XF_OP_NAME(modf);
+  template <class... W>
+  struct signature : float_sig<W...> {
+    XF_NO_COMPLEX(modf, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T x) const {
+    return math::r_trunc(x);
+  }
+};
+
+// sin(pi x) / (pi x), 1 at 0, as NumPy computes it (0 replaced by 1e-20).
+struct sinc : elementwise<sinc> {
+  XF_OP_NAME(sinc);
+  template <class... W>
+  struct signature : float_sig<W...> {
+    XF_NO_COMPLEX(sinc, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T x) const {
+    const T y = T(3.141592653589793238462643383279502884) * (x == T(0) ? T(1e-20) : x);
+    return math::r_sin(y) / y;
+  }
+};
+
+// Power in float64 whatever the operands (NumPy's float_power).
+struct float_power {
+  XF_OP_NAME(float_power);
+  template <class... W>
+  struct signature {
+    XF_NO_COMPLEX(float_power, promoted_t<W...>);
+    using in = double;
+    using out = double;
+  };
+  template <class In, class Out, class A, class B>
+  XF_HD XF_FORCEINLINE static Out eval(const float_power&, const A& a, const B& b) {
+    return math::r_pow(convert<double>(a), convert<double>(b));
+  }
+};
+
+// Greatest common divisor and least common multiple of integers, nonnegative, on the magnitudes
+// in unsigned arithmetic (so int8 -128 stays -128 after wrapping, as NumPy gives).
+template <class T>
+XF_HD XF_FORCEINLINE std::make_unsigned_t<T> magnitude(T a) {
+  using U = std::make_unsigned_t<T>;
+  if constexpr (std::is_signed_v<T>) return a < T(0) ? static_cast<U>(U(0) - static_cast<U>(a)) : static_cast<U>(a);
+  else return a;
+}
+template <class U>
+XF_HD XF_FORCEINLINE U euclid(U a, U b) {
+  while (b != U(0)) {
+    const U r = static_cast<U>(a % b);
+    a = b;
+    b = r;
+  }
+  return a;
+}
+struct gcd : elementwise<gcd> {
+  XF_OP_NAME(gcd);
+  template <class... W>
+  struct signature : same_sig<W...> {
+    static_assert(is_integer<promoted_t<W...>>, "xf::gcd takes integers");
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    return static_cast<T>(euclid(magnitude(a), magnitude(b)));
+  }
+};
+struct lcm : elementwise<lcm> {
+  XF_OP_NAME(lcm);
+  template <class... W>
+  struct signature : same_sig<W...> {
+    static_assert(is_integer<promoted_t<W...>>, "xf::lcm takes integers");
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a, T b) const {
+    const auto ua = magnitude(a), ub = magnitude(b);
+    const auto g = euclid(ua, ub);
+    using U = decltype(g);
+    return g == U(0) ? T(0) : static_cast<T>(static_cast<U>(static_cast<U>(ua / g) * ub));
+  }
+};
+
+// The largest finite value of a floating type (float16 and bfloat16 included).
+template <class T>
+XF_HD XF_FORCEINLINE double largest_finite() {
+  if constexpr (std::is_same_v<T, half>) return 65504.0;
+  else if constexpr (std::is_same_v<T, bfloat16>) return 3.3895313892515355e38;
+  else return static_cast<double>(std::numeric_limits<T>::max());
+}
+
+// NaN and infinities replaced (np.nan_to_num): by `nan_value`, and by the given values or the
+// type's largest finite values; integers unchanged.
+struct nan_to_num {
+  XF_OP_NAME(nan_to_num);
+  double nan_value = 0.0, posinf_value = 0.0, neginf_value = 0.0;
+  bool posinf_given = false, neginf_given = false;
+  template <class... W>
+  struct signature : same_sig<W...> {
+    XF_NO_COMPLEX(nan_to_num, promoted_t<W...>);
+  };
+  template <class In, class Out, class A>
+  XF_HD XF_FORCEINLINE static Out eval(const nan_to_num& op, const A& a) {
+    if constexpr (is_floating<In>) {
+      const auto x = convert<compute_t<In>>(a);
+      if (x != x) return convert<Out>(op.nan_value);
+      if (x - x != x - x) {  // an infinity
+        if (x > decltype(x)(0)) return convert<Out>(op.posinf_given ? op.posinf_value : largest_finite<In>());
+        return convert<Out>(op.neginf_given ? op.neginf_value : -largest_finite<In>());
+      }
+      return convert<Out>(x);
+    } else {
+      return convert<Out>(a);
+    }
+  }
+};
+
+// np.isclose: |a - b| <= atol + rtol |b| where b is finite, or a == b (infinities of one sign);
+// NaN equals NaN only with equal_nan. Integers compare in float64, floats in their own type.
+struct isclose {
+  XF_OP_NAME(isclose);
+  double rtol = 1e-5, atol = 1e-8;
+  bool equal_nan = false;
+  template <class... W>
+  struct signature {
+    using p = promoted_t<W...>;
+    XF_NO_COMPLEX(isclose, p);
+    using in = std::conditional_t<is_floating<p>, p, double>;
+    using out = bool;
+  };
+  template <class In, class Out, class A, class B>
+  XF_HD XF_FORCEINLINE static Out eval(const isclose& op, const A& a, const B& b) {
+    using C = compute_t<In>;
+    const C x = convert<C>(convert<In>(a)), y = convert<C>(convert<In>(b));
+    const C d = x > y ? x - y : y - x;
+    const C ay = y < C(0) ? -y : y;
+    const bool finite_y = y - y == C(0);
+    bool close = (d <= C(op.atol) + C(op.rtol) * ay && finite_y) || x == y;
+    if (op.equal_nan && x != x && y != y) close = true;
+    return close;
+  }
+};
+
+// np.round(x, decimals): half to even at the given decimal place, computed in the array's type
+// as NumPy does (x * 10^d rounded, then divided); integers change only for negative decimals.
+struct round_decimals : elementwise<round_decimals> {
+  XF_OP_NAME(round);
+  int decimals = 0;
+  template <class... W>
+  struct signature : same_sig<W...> {
+    XF_NO_COMPLEX(round, promoted_t<W...>);
+  };
+  XF_HD XF_FORCEINLINE static double power_of_ten(int n) {
+    double f = 1.0;
+    for (int i = 0; i < n && f < 1e308; ++i) f *= 10.0;
+    return f;
+  }
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T x) const {
+    if constexpr (is_integer<T> || is_bool<T>) {
+      if (decimals >= 0 || is_bool<T>) return x;
+      const double f = power_of_ten(-decimals);
+      return static_cast<T>(math::r_rint(static_cast<double>(x) / f) * f);
+    } else {
+      if (decimals == 0) return math::r_rint(x);
+      if (decimals > 0) {
+        const T f = T(power_of_ten(decimals));
+        return math::r_rint(x * f) / f;
+      }
+      const T f = T(power_of_ten(-decimals));
+      return math::r_rint(x / f) * f;
+    }
   }
 };
 

@@ -64,6 +64,17 @@ XF_REAL_FN2(r_copysign, copysignf, copysign)
 #undef XF_REAL_FN2
 
 template <class T>
+XF_HD XF_FORCEINLINE T r_ldexp(T x, int n) {
+  if constexpr (std::is_same_v<T, float>) return ::ldexpf(x, n);
+  else return ::ldexp(x, n);
+}
+template <class T>
+XF_HD XF_FORCEINLINE T r_frexp(T x, int* n) {
+  if constexpr (std::is_same_v<T, float>) return ::frexpf(x, n);
+  else return ::frexp(x, n);
+}
+
+template <class T>
 XF_HD XF_FORCEINLINE bool r_isnan(T x) {
   return x != x;
 }
