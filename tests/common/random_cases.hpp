@@ -71,7 +71,10 @@ void random_distributions(std::size_t n) {
   INFO(name << " uniform KS " << ks_u);
   // 16-bit floats quantise the values: the empirical CDF steps by up to one spacing.
   const double quant = xf::is_low_precision<T> ? (std::is_same_v<T, xf::half> ? 4e-3 : 3e-2) : 0;
-  REQUIRE(ks_u <= 1.95 / std::sqrt(static_cast<double>(n)) + quant);
+  // Kolmogorov-Smirnov at a false-alarm rate of about 1e-6 (c = sqrt(ln(2 / 1e-6) / 2) = 2.69),
+  // as the 5-sigma moment checks: every run draws fresh values, so 1.95 (0.1%) failed about one
+  // run in forty over the several checks.
+  REQUIRE(ks_u <= 2.7 / std::sqrt(static_cast<double>(n)) + quant);
 
   const xf::array<T, 1, Space> z = xf::random::normal<T>({ni}, g, mu, sigma);
   const auto zh = xf::to_host(z);
@@ -81,7 +84,7 @@ void random_distributions(std::size_t n) {
   REQUIRE(std::abs(v - sigma * sigma) <= 5 * sigma * sigma * std::sqrt(2.0 / static_cast<double>(n)) + (quant ? 1e-2 : 0));
   const double ks_z = ks_statistic(zh, [&](double x) { return 0.5 * std::erfc(-(x - mu) / (sigma * std::sqrt(2.0))); });
   INFO(name << " normal KS " << ks_z);
-  REQUIRE(ks_z <= 1.95 / std::sqrt(static_cast<double>(n)) + quant);
+  REQUIRE(ks_z <= 2.7 / std::sqrt(static_cast<double>(n)) + quant);
   // Tails: Box-Muller's largest values for n draws reach about sqrt(2 ln n) sigmas.
   double biggest = 0;
   for (const T& x : zh) biggest = std::max(biggest, std::abs(xf::detail::convert<double>(x) - mu) / sigma);
