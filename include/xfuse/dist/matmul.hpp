@@ -12,33 +12,25 @@ namespace xf::dist {
 namespace detail {
 
 template <class T, int RB>
-struct matmul_task : legate::LegateTask<matmul_task<T, RB>> {
-  static constexpr auto GPU_VARIANT_OPTIONS = gpu_variant_options;
-  static void cpu_variant(legate::TaskContext ctx) {
-    const auto a = local_piece<T, 2, xf::host>(ctx.input(0).data(), false);
-    const auto b = local_piece<T, RB, xf::host>(ctx.input(1).data(), false);
-    auto c = local_piece<T, RB, xf::host>(ctx.output(0).data(), true);
+struct matmul_task : xfuse_task<matmul_task<T, RB>> {
+  template <class Space>
+  static void run(const legate::TaskContext& ctx) {
+    const auto a = local_piece<T, 2, Space>(ctx.input(0).data(), false);
+    const auto b = local_piece<T, RB, Space>(ctx.input(1).data(), false);
+    auto c = local_piece<T, RB, Space>(ctx.output(0).data(), true);
     if (c.size() == 0) return;
-    if constexpr (RB == 1) {
-      c.assign(xf::sum(a * b, 1));
-    } else {
-      c.assign(xf::sum(a(xf::all, xf::all, xf::newaxis) * b(xf::newaxis, xf::all, xf::all), 1));
-    }
-  }
-#if defined(__CUDACC__)
-  static void gpu_variant(legate::TaskContext ctx) {
-    const on_task_stream on_stream(ctx);
-    const auto a = local_piece<T, 2, xf::device>(ctx.input(0).data(), false);
-    const auto b = local_piece<T, RB, xf::device>(ctx.input(1).data(), false);
-    auto c = local_piece<T, RB, xf::device>(ctx.output(0).data(), true);
-    if (c.size() == 0) return;
-    if (c.strides() == c_strides(c.shape())) {
+    if constexpr (std::is_same_v<Space, xf::host>) {  // no BLAS here: a fused multiply and sum
+      if constexpr (RB == 1) {
+        c.assign(xf::sum(a * b, 1));
+      } else {
+        c.assign(xf::sum(a(xf::all, xf::all, xf::newaxis) * b(xf::newaxis, xf::all, xf::all), 1));
+      }
+    } else if (c.strides() == c_strides(c.shape())) {
       matmul_into(a, b, plan_matmul(a, b), matmul_options{}, false, false, T(1), T(0), c);
     } else {
       c.assign(xf::matmul(a, b));
     }
   }
-#endif
 };
 
 }  // namespace detail

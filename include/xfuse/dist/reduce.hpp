@@ -17,55 +17,40 @@
 namespace xf::dist {
 namespace detail {
 
-// One reduction: its Legate operator, its identity and its local xfuse form.
-struct sum_kind {
-  static constexpr bool needs_elements = false;  // no identity for an empty reduction
-  static constexpr auto legate_op = legate::ReductionOpKind::ADD;
-  template <class T>
-  using redop = legate::SumReduction<T>;
-  template <class T>
-  static T identity() { return T(0); }
-  template <class E>
-  static auto whole(const E& e) { return xf::sum(e); }
-  template <class E>
-  static auto along(const E& e, int axis) { return xf::sum(e, axis, xf::keepdims); }
-};
-struct prod_kind {
-  static constexpr bool needs_elements = false;  // no identity for an empty reduction
-  static constexpr auto legate_op = legate::ReductionOpKind::MUL;
-  template <class T>
-  using redop = legate::ProdReduction<T>;
-  template <class T>
-  static T identity() { return T(1); }
-  template <class E>
-  static auto whole(const E& e) { return xf::prod(e); }
-  template <class E>
-  static auto along(const E& e, int axis) { return xf::prod(e, axis, xf::keepdims); }
-};
-struct max_kind {
-  static constexpr bool needs_elements = true;  // no identity for an empty reduction
-  static constexpr auto legate_op = legate::ReductionOpKind::MAX;
-  template <class T>
-  using redop = legate::MaxReduction<T>;
-  template <class T>
-  static T identity() { return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest(); }
-  template <class E>
-  static auto whole(const E& e) { return xf::max(e); }
-  template <class E>
-  static auto along(const E& e, int axis) { return xf::max(e, axis, xf::keepdims); }
-};
-struct min_kind {
-  static constexpr bool needs_elements = true;  // no identity for an empty reduction
-  static constexpr auto legate_op = legate::ReductionOpKind::MIN;
-  template <class T>
-  using redop = legate::MinReduction<T>;
-  template <class T>
-  static T identity() { return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max(); }
-  template <class E>
-  static auto whole(const E& e) { return xf::min(e); }
-  template <class E>
-  static auto along(const E& e, int axis) { return xf::min(e, axis, xf::keepdims); }
-};
+// One reduction: its Legate operator and reduction type, whether it needs elements (no identity),
+// its identity, and its local xfuse form over all elements or along one axis (kept).
+template <class T>
+constexpr T lowest_or_minus_infinity() {
+  return std::numeric_limits<T>::has_infinity ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::lowest();
+}
+template <class T>
+constexpr T highest_or_infinity() {
+  return std::numeric_limits<T>::has_infinity ? std::numeric_limits<T>::infinity() : std::numeric_limits<T>::max();
+}
+#define XF_DIST_REDUCTION_KIND(NAME, LEGATE_OP, REDOP, NEEDS_ELEMENTS, IDENTITY)   \
+  struct NAME##_kind {                                                             \
+    static constexpr bool needs_elements = NEEDS_ELEMENTS;                         \
+    static constexpr auto legate_op = legate::ReductionOpKind::LEGATE_OP;          \
+    template <class T>                                                             \
+    using redop = legate::REDOP<T>;                                                \
+    template <class T>                                                             \
+    static T identity() {                                                          \
+      return IDENTITY;                                                             \
+    }                                                                              \
+    template <class E>                                                             \
+    static auto whole(const E& e) {                                                \
+      return xf::NAME(e);                                                          \
+    }                                                                              \
+    template <class E>                                                             \
+    static auto along(const E& e, int axis) {                                      \
+      return xf::NAME(e, axis, xf::keepdims);                                      \
+    }                                                                              \
+  };
+XF_DIST_REDUCTION_KIND(sum, ADD, SumReduction, false, T(0))
+XF_DIST_REDUCTION_KIND(prod, MUL, ProdReduction, false, T(1))
+XF_DIST_REDUCTION_KIND(max, MAX, MaxReduction, true, lowest_or_minus_infinity<T>())
+XF_DIST_REDUCTION_KIND(min, MIN, MinReduction, true, highest_or_infinity<T>())
+#undef XF_DIST_REDUCTION_KIND
 
 // A task's partial results: `extents` of them (1 along reduced axes), C-ordered at `values`.
 template <int R>
@@ -119,16 +104,7 @@ void fold_into(const legate::PhysicalStore& target_store, const legate::Rect<R>&
 
 // The task of a reduction Kind of expressions E of rank R, with results of type V.
 template <class Kind, class E, class V, int R>
-struct reduction_task : legate::LegateTask<reduction_task<Kind, E, V, R>> {
-  static constexpr auto GPU_VARIANT_OPTIONS = gpu_variant_options;
-  static void cpu_variant(legate::TaskContext ctx) { run<xf::host>(ctx); }
-#if defined(__CUDACC__)
-  static void gpu_variant(legate::TaskContext ctx) {
-    const on_task_stream on_stream(ctx);
-    run<xf::device>(ctx);
-  }
-#endif
-
+struct reduction_task : xfuse_task<reduction_task<Kind, E, V, R>> {
   template <class Space>
   static void run(const legate::TaskContext& ctx) {
     const legate::PhysicalStore target = ctx.reduction(0).data();

@@ -150,5 +150,19 @@ class on_task_stream {
 };
 #endif
 
+// The two variants of an xfuse task: Task::run<xf::host> on CPUs, Task::run<xf::device> on GPUs
+// (compiled where nvcc compiles the task) on the task's stream.
+template <class Task>
+struct xfuse_task : legate::LegateTask<Task> {
+  static constexpr auto GPU_VARIANT_OPTIONS = gpu_variant_options;
+  static void cpu_variant(legate::TaskContext ctx) { Task::template run<xf::host>(ctx); }
+#if defined(__CUDACC__)
+  static void gpu_variant(legate::TaskContext ctx) {
+    const on_task_stream on_stream(ctx);
+    Task::template run<xf::device>(ctx);
+  }
+#endif
+};
+
 }  // namespace detail
 }  // namespace xf::dist

@@ -15,16 +15,7 @@ namespace detail {
 
 // The task of statements `out = E` with out of type T and rank R.
 template <class E, class T, int R>
-struct statement_task : legate::LegateTask<statement_task<E, T, R>> {
-  static constexpr auto GPU_VARIANT_OPTIONS = gpu_variant_options;
-  static void cpu_variant(legate::TaskContext ctx) { run<xf::host>(ctx); }
-#if defined(__CUDACC__)
-  static void gpu_variant(legate::TaskContext ctx) {
-    const on_task_stream on_stream(ctx);
-    run<xf::device>(ctx);
-  }
-#endif
-
+struct statement_task : xfuse_task<statement_task<E, T, R>> {
   template <class Space>
   static void run(const legate::TaskContext& ctx) {
     const legate::Rect<R> rect = common_rect<R>(ctx);
