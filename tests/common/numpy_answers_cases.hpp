@@ -934,6 +934,19 @@ void more_float_helpers_match_numpy() {
                  std::vector<std::int32_t>{1200, 1200, -1200, 1400, 0}, "round int");
   require_values(evaluate<Space>("round int +", 0, [](const auto& a) { return xf::round(a, 1); }, std::vector<std::int32_t>{5}),
                  std::vector<std::int32_t>{5}, "round int +");
+  // Decimals past the range: np.round([1.5, 1234.5, -2.25], 400) and np.round([1.5, 1234.5], -400) are NaN
+  // (10**400 is inf); f32 with 60 decimals too. Integers round to 0 (NumPy's int32 result is undefined there).
+  // INT_MIN and INT_MAX decimals are clamped, never negated.
+  require_values(evaluate<Space>("round 400", 0, [](const auto& a) { return xf::round(a, 400); }, std::vector<double>{1.5, 1234.5, -2.25}),
+                 std::vector<double>{dnan, dnan, dnan}, "round 400");
+  require_values(evaluate<Space>("round -400", 0, [](const auto& a) { return xf::round(a, std::numeric_limits<int>::min()); },
+                                 std::vector<double>{1.5, 1234.5}),
+                 std::vector<double>{dnan, dnan}, "round -400");
+  require_values(evaluate<Space>("round f32 60", 0, [](const auto& a) { return xf::round(a, std::numeric_limits<int>::max()); },
+                                 std::vector<float>{1.5f}),
+                 std::vector<float>{nan}, "round f32 60");
+  require_values(evaluate<Space>("round int -400", 0, [](const auto& a) { return xf::round(a, -400); }, std::vector<std::int32_t>{1234, -7}),
+                 std::vector<std::int32_t>{0, 0}, "round int -400");
 
   // Random inputs: nextafter moves one encoding step (and never past y); ldexp is exact against
   // long double; gcd and lcm equal std::gcd and std::lcm; round(x, 3) equals rint(x * 1000) / 1000

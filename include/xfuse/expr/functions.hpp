@@ -243,7 +243,8 @@ auto modf(const E& e) {
 template <expression E>
 auto round(const E& e, int decimals = 0) {
   detail::ops::round_decimals op;
-  op.decimals = decimals;
+  // Past +-400 every result is already NaN (floats) or 0 (integers): clamping keeps -decimals defined.
+  op.decimals = decimals > 400 ? 400 : (decimals < -400 ? -400 : decimals);
   return detail::make_node(op, e);
 }
 template <expression E>

@@ -721,9 +721,10 @@ struct round_decimals : elementwise<round_decimals> {
   struct signature : same_sig<W...> {
     XF_NO_COMPLEX(round, promoted_t<W...>);
   };
+  // 10^n, infinity past 1e308 (then floats give NaN, as NumPy's 10**decimals does); n <= 400.
   XF_HD XF_FORCEINLINE static double power_of_ten(int n) {
     double f = 1.0;
-    for (int i = 0; i < n && f < 1e308; ++i) f *= 10.0;
+    for (int i = 0; i < n && f <= 1e308; ++i) f *= 10.0;
     return f;
   }
   template <class T>
@@ -731,6 +732,7 @@ struct round_decimals : elementwise<round_decimals> {
     if constexpr (is_integer<T> || is_bool<T>) {
       if (decimals >= 0 || is_bool<T>) return x;
       const double f = power_of_ten(-decimals);
+      if (f > 1e308) return T(0);  // rounded to a multiple of more than any integer holds
       return static_cast<T>(math::r_rint(static_cast<double>(x) / f) * f);
     } else {
       if (decimals == 0) return math::r_rint(x);
