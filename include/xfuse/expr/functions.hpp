@@ -247,6 +247,7 @@ auto round(const E& e, int decimals = 0) {
   op.decimals = decimals > 400 ? 400 : (decimals < -400 ? -400 : decimals);
   return detail::make_node(op, e);
 }
+// np.around: the same as xf::round.
 template <expression E>
 auto around(const E& e, int decimals = 0) {
   return round(e, decimals);
