@@ -1,10 +1,11 @@
-// Reductions, scans and sorts against CUB and the copy ceiling, in one run (the reduction targets):
+// Reductions, scans, sorts and quantiles against CUB and the copy ceiling, in one run (the reduction targets):
 // CUDA-event medians, counters GBps / vs_copy / vs_cub as in bench_elementwise.cu.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_radix_sort.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
+#include <xfuse/quantile.hpp>
 #include <xfuse/scan.hpp>
 #include <xfuse/sort.hpp>
 
@@ -220,6 +221,52 @@ void sort_rows(benchmark::State& state) {
   state.counters["vs_cub"] = cub / ms;
 }
 
+// Sorting each column (sort(A, 0)) against sorting each row in the same run (the target: within
+// 1.2x), and against CUB's segmented sort of an explicit transposed copy (the result checked).
+void sort_columns(benchmark::State& state) {
+  const auto a = random_array<float>(side * side).reshape({side, side});
+  const xf::array<float, 2> transposed = a.transpose().copy(), c({side, side});
+  const xf::array<int, 1> offsets = xf::arange<int>(side + 1) * static_cast<int>(side);
+  const cudaStream_t s = xf::current_stream().handle();
+  std::size_t bytes = 0;
+  auto cub_sort = [&](void* temp) {
+    return cub::DeviceSegmentedRadixSort::SortKeys(temp, bytes, transposed.data(), c.data(), static_cast<int>(side * side),
+                                                   static_cast<int>(side), offsets.data(), offsets.data() + 1, 0, 32, s);
+  };
+  check(cub_sort(nullptr), "segmented sort size");
+  const xf::array<unsigned char, 1> temp({static_cast<xf::index_t>(bytes)});
+  const double cub = median_ms([&] { check(cub_sort(temp.data()), "segmented sort"); }, 7, 1);
+  xf::array<float, 2> r;
+  const double rows = median_ms([&] { r = xf::sort(a); }, 7, 1);
+  const double ms = median_ms([&] { r = xf::sort(a, 0); }, 7, 1);
+  require_close(static_cast<double>(xf::count_nonzero(r != c.transpose()).item()), 0, "sort(A, 0)");
+  report(state, ms, static_cast<double>(side) * side * 8);
+  state.counters["vs_cub"] = cub / ms;
+  state.counters["vs_rows"] = rows / ms;
+}
+
+// median and quantile of 1e8 floats (radix selection) against sorting them with
+// cub::DeviceRadixSort (what a sort-based median costs at least); checked against the sorted values.
+template <bool Median>
+void quantile_plain(benchmark::State& state) {
+  const auto x = random_array<float>(n8);
+  const xf::array<float, 1> keys_out({n8});
+  const cudaStream_t s = xf::current_stream().handle();
+  std::size_t bytes = 0;
+  check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, x.data(), keys_out.data(), n8, 0, 32, s), "sort size");
+  const xf::array<unsigned char, 1> temp({static_cast<xf::index_t>(bytes)});
+  const double sort = median_ms([&] { check(cub::DeviceRadixSort::SortKeys(temp.data(), bytes, x.data(), keys_out.data(), n8, 0, 32, s), "sort"); }, 7, 1);
+  xf::array<float, 0> r;
+  const double q = 0.9;
+  const double ms = Median ? median_ms([&] { r = xf::median(x); }) : median_ms([&] { r = xf::quantile(x, q); });
+  const double at = Median ? (n8 - 1) / 2.0 : (n8 - 1) * q;
+  const xf::index_t lo = static_cast<xf::index_t>(at);
+  const float a = keys_out(lo).item(), b = keys_out(lo + 1).item();
+  require_close(r.item(), a + (b - a) * (at - static_cast<double>(lo)), Median ? "median(x)" : "quantile(x, 0.9)");
+  report(state, ms, static_cast<double>(n8) * 4);
+  state.counters["vs_sort"] = sort / ms;
+}
+
 }  // namespace
 
 BENCHMARK(sum_plain)->Name("reduce/sum(x)/f32/1e8")->UseManualTime()->Iterations(1);
@@ -238,5 +285,8 @@ BENCHMARK(cumsum_matrix<0>)->Name("scan/cumsum(A,0)/f32/8192^2")->UseManualTime(
 BENCHMARK(sort_plain<false>)->Name("sort/sort(x)/f32/1e8")->UseManualTime()->Iterations(1);
 BENCHMARK(sort_plain<true>)->Name("sort/argsort(x)/f32/1e8")->UseManualTime()->Iterations(1);
 BENCHMARK(sort_rows)->Name("sort/sort(A)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK(sort_columns)->Name("sort/sort(A,0)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK(quantile_plain<true>)->Name("quantile/median(x)/f32/1e8")->UseManualTime()->Iterations(1);
+BENCHMARK(quantile_plain<false>)->Name("quantile/quantile(x,0.9)/f32/1e8")->UseManualTime()->Iterations(1);
 
 XF_BENCH_MAIN()

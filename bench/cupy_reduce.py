@@ -30,6 +30,9 @@ def main(out_path):
         "sort/sort(x)/f32/1e8": {"ms": median_ms(lambda: cp.sort(x), reps=7, warmup=1), "bytes": n * 8},
         "sort/argsort(x)/f32/1e8": {"ms": median_ms(lambda: cp.argsort(x), reps=7, warmup=1), "bytes": n * 24},
         "sort/sort(A)/f32/8192^2": {"ms": median_ms(lambda: cp.sort(a), reps=7, warmup=1), "bytes": side * side * 8},
+        "sort/sort(A,0)/f32/8192^2": {"ms": median_ms(lambda: cp.sort(a, axis=0), reps=7, warmup=1), "bytes": side * side * 8},
+        "quantile/median(x)/f32/1e8": {"ms": median_ms(lambda: cp.median(x), reps=7, warmup=1), "bytes": n * 4},
+        "quantile/quantile(x,0.9)/f32/1e8": {"ms": median_ms(lambda: cp.quantile(x, 0.9), reps=7, warmup=1), "bytes": n * 4},
     }
     meta = {"device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), "cupy": cp.__version__}
     with open(out_path, "w") as f:

@@ -14,7 +14,7 @@ from types import SimpleNamespace as Record
 root = pathlib.Path(__file__).resolve().parent.parent
 INCLUDE, OUT = root / "include" / "xfuse", root / "docs" / "api.md"
 # The top-level headers, in the order that claims the internal headers they include (the first wins).
-TOP = "core complex half fuse print npy reduce scan sort softmax norm graph random signal manip interop linalg benchmark legate".split()
+TOP = "core complex half fuse print npy reduce scan sort quantile average softmax norm graph random signal manip interop linalg benchmark legate".split()
 
 # Counterparts. A function of xf or xf::lazy is numpy.NAME unless NOT_NUMPY lists it; a member of an array-like
 # class is numpy.ndarray.NAME when NDARRAY has it; a name of these namespaces or classes is PREFIX.NAME when listed.

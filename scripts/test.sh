@@ -7,9 +7,16 @@ source "$here/scripts/deps.sh" test
 # Without a GPU the device code cannot run here: it is still compiled (PTX for compute_90, every
 # kernel through nvcc's front end and NVVM) but not assembled for a GPU, which saves ptxas's share
 # of the build (~20%). With a GPU: sm_90 code, or CUDA_ARCHS (e.g. CUDA_ARCHS=native).
+# That PTX never runs, so NVVM's optimiser is left out too (-Xcicc -O0): it halves the build of a
+# GPU test file (87 s -> 46 s for test_reduce_gpu.cu); every template is still instantiated and
+# compiled to device code.
 archs="${CUDA_ARCHS:-}"
+cuda_flags=()
 if [[ -z "$archs" ]]; then
-  if nvidia-smi -L >/dev/null 2>&1; then archs=90; else archs=90-virtual; echo "no GPU found: device code is compiled to PTX only, GPU tests will be skipped"; fi
+  if nvidia-smi -L >/dev/null 2>&1; then archs=90; else
+    archs=90-virtual; cuda_flags=(-DCMAKE_CUDA_FLAGS="-Xcicc -O0")
+    echo "no GPU found: device code is compiled to PTX only, unoptimised; GPU tests will be skipped"
+  fi
 fi
 # Distributed arrays: Legate's C++ SDK is the `legate` pip package, installed without its Python
 # dependencies into a virtual environment of the build; NCCL, which it links, comes from the CUDA
@@ -33,6 +40,6 @@ if [[ "${XFUSE_WITH_LEGATE:-1}" != 0 ]]; then
   fi
 fi
 cmake -S "$here" -B "$here/build-test" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$archs" \
-      -DXFUSE_BUILD_TESTS=ON -DXFUSE_BUILD_EXAMPLES=ON "${legate_args[@]}" >/dev/null
+      -DXFUSE_BUILD_TESTS=ON -DXFUSE_BUILD_EXAMPLES=ON "${cuda_flags[@]}" "${legate_args[@]}" >/dev/null
 cmake --build "$here/build-test" -j "$(nproc)"
 cd "$here/build-test" && ctest --output-on-failure -j "$(nproc)"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reductions of any expression, in one pass with no temporary: sum, prod, mean, var, std, min, max,
-// argmin, argmax, any, all, count_nonzero, nansum, nanmean, nanmin, nanmax, and user reducers
-// (xf::reduce). Over all elements (a 0-d array), one axis or several, with keepdims; NumPy's result
+// argmin, argmax, ptp, any, all, count_nonzero, their NaN-skipping forms (nansum, nanprod,
+// nanmean, nanvar, nanstd, nanmin, nanmax, nanargmin, nanargmax) and user reducers (xf::reduce). Over all elements (a 0-d array), one axis or several, with keepdims; NumPy's result
 // types, or a `Dtype` given as the first template argument (NumPy's dtype=). Results are arrays of
 // the expression's space, computed in stream order: no synchronisation until `.item()`.
 #pragma once
@@ -159,13 +159,16 @@ struct nansum_maker {
     return sum_reducer<In, accumulate_t<Out>, Out, true>{};
   }
 };
-struct prod_maker {
+template <bool SkipNan>
+struct product_maker {
   template <class Dtype, class In>
   static auto make() {
     using Out = dtype_or<Dtype, sum_result_t<In>>;
-    return prod_reducer<In, accumulate_t<Out>, Out>{};
+    return prod_reducer<In, accumulate_t<Out>, Out, SkipNan>{};
   }
 };
+using prod_maker = product_maker<false>;
+using nanprod_maker = product_maker<true>;
 struct mean_maker {
   template <class Dtype, class In>
   static auto make() {
@@ -180,15 +183,17 @@ struct nanmean_maker {
     return nanmean_reducer<In, accumulate_t<Out>, Out>{};
   }
 };
-template <bool Sqrt>
+template <bool Sqrt, bool SkipNan = false>
 struct var_maker {
   template <class Dtype, class In>
   static auto make(ddof d) {
     using Out = dtype_or<Dtype, mean_result_t<In>>;
-    using Op = var_reducer<In, accumulate_t<Out>, Sqrt>;
+    using Op = var_reducer<In, accumulate_t<Out>, Sqrt, SkipNan>;
     return Op{static_cast<typename Op::Real>(d.value)};
   }
 };
+using nanvar_maker = var_maker<false, true>;
+using nanstd_maker = var_maker<true, true>;
 template <bool Max, bool SkipNan>
 struct extreme_maker {
   template <class Dtype, class In>
@@ -205,6 +210,25 @@ struct arg_maker {
     static_assert(std::is_void_v<Dtype>, "xf::argmin/argmax: the result is int64 (no Dtype)");
     static_assert(!is_complex<In>, "xf::min/max/argmin/argmax: complex values have no order here");
     return arg_reducer<In, Max>{};
+  }
+};
+template <bool Max>
+struct nanarg_maker {
+  template <class Dtype, class In>
+  static auto make() {
+    static_assert(std::is_void_v<Dtype>, "xf::nanargmin/nanargmax: the result is int64 (no Dtype)");
+    static_assert(!is_complex<In>, "xf::nanargmin/nanargmax: complex values have no order here");
+    if constexpr (std::is_floating_point_v<compute_t<In>>) return nanarg_reducer<In, Max>{};
+    else return arg_reducer<In, Max>{};  // no NaN to skip
+  }
+};
+struct ptp_maker {
+  template <class Dtype, class In>
+  static auto make() {
+    static_assert(std::is_void_v<Dtype>, "xf::ptp: the result has the input's type (no Dtype)");
+    static_assert(!is_complex<In>, "xf::ptp: complex values have no order here");
+    static_assert(!is_bool<In>, "xf::ptp: booleans have no subtraction (NumPy raises TypeError)");
+    return ptp_reducer<In>{};
   }
 };
 template <bool All>
@@ -271,16 +295,22 @@ struct count_nonzero_maker {
   F(sum, detail::sum_maker, , , RUN, LABEL)                                                \
   F(nansum, detail::nansum_maker, , , RUN, LABEL)                                          \
   F(prod, detail::prod_maker, , , RUN, LABEL)                                              \
+  F(nanprod, detail::nanprod_maker, , , RUN, LABEL)                                        \
   F(mean, detail::mean_maker, , , RUN, LABEL)                                              \
   F(nanmean, detail::nanmean_maker, , , RUN, LABEL)                                        \
   F(var, detail::var_maker<false>, XF_COMMA ddof dd = ddof(), dd, RUN, LABEL)              \
   F(std, detail::var_maker<true>, XF_COMMA ddof dd = ddof(), dd, RUN, LABEL)               \
+  F(nanvar, detail::nanvar_maker, XF_COMMA ddof dd = ddof(), dd, RUN, LABEL)               \
+  F(nanstd, detail::nanstd_maker, XF_COMMA ddof dd = ddof(), dd, RUN, LABEL)               \
   F(min, detail::min_maker, , , RUN, LABEL)                                                \
   F(max, detail::max_maker, , , RUN, LABEL)                                                \
   F(nanmin, detail::nanmin_maker, , , RUN, LABEL)                                          \
   F(nanmax, detail::nanmax_maker, , , RUN, LABEL)                                          \
   F(argmin, detail::arg_maker<false>, , , RUN, LABEL)                                      \
   F(argmax, detail::arg_maker<true>, , , RUN, LABEL)                                       \
+  F(nanargmin, detail::nanarg_maker<false>, , , RUN, LABEL)                                \
+  F(nanargmax, detail::nanarg_maker<true>, , , RUN, LABEL)                                 \
+  F(ptp, detail::ptp_maker, , , RUN, LABEL)                                                \
   F(any, detail::any_maker, , , RUN, LABEL)                                                \
   F(count_nonzero, detail::count_nonzero_maker, , , RUN, LABEL)
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Cumulative sums and products (NumPy's cumsum, cumprod) of any expression: along one axis (the
-// result has the input's shape) or, with no axis, over the flattened input in C order (a 1-D
-// result). NumPy's result types (int8 accumulates in int64), or a `Dtype` given as the first
-// template argument. Device scans run on CUB (scan/device.cuh), in stream order. xf::lazy::cumsum
-// describes a scan for use inside an expression (scan/pending.hpp, scan/consumer.hpp).
+// Cumulative sums and products (NumPy's cumsum, cumprod, nancumsum, nancumprod) of any
+// expression: along one axis (the result has the input's shape) or, with no axis, over the
+// flattened input in C order (a 1-D result). NumPy's result types (int8 accumulates in int64), or
+// a `Dtype` given as the first template argument. Device scans run on CUB (scan/device.cuh), in
+// stream order. xf::lazy::cumsum describes a scan for use inside an expression (scan/pending.hpp,
+// scan/consumer.hpp).
 #pragma once
 
 #include <string>
@@ -138,6 +139,24 @@ auto cumprod(const E& e) {
 template <class Dtype = void, expression E>
 auto cumprod(const E& e, int axis) {
   return detail::scan_axis<detail::prod_maker, Dtype>(e, axis, "xf::cumprod");
+}
+
+// Running sums and products with every NaN read as 0 (nancumsum) or 1 (nancumprod), as NumPy's.
+template <class Dtype = void, expression E>
+auto nancumsum(const E& e) {
+  return detail::scan_flat<detail::nansum_maker, Dtype>(e, "xf::nancumsum");
+}
+template <class Dtype = void, expression E>
+auto nancumsum(const E& e, int axis) {
+  return detail::scan_axis<detail::nansum_maker, Dtype>(e, axis, "xf::nancumsum");
+}
+template <class Dtype = void, expression E>
+auto nancumprod(const E& e) {
+  return detail::scan_flat<detail::nanprod_maker, Dtype>(e, "xf::nancumprod");
+}
+template <class Dtype = void, expression E>
+auto nancumprod(const E& e, int axis) {
+  return detail::scan_axis<detail::nanprod_maker, Dtype>(e, axis, "xf::nancumprod");
 }
 
 // Described scans: operands of element-wise expressions (`x - xf::lazy::cumsum(x) / n`), run in

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Sorting along the last axis (NumPy's sort and argsort, axis=-1): stable, NaN last, for every
+// Sorting along the last axis or any other (NumPy's sort and argsort): stable, NaN last, for every
 // real element type, of any expression. xf::sort returns the sorted values, xf::argsort the int64
 // positions that sort each line. Device arrays sort on CUB's radix sorts (sort/device.cuh) in
 // stream order; host arrays with std::stable_sort on the same keys.
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core.hpp"
+#include "exec/as_array.hpp"
 #include "sort/device.cuh"
 #include "sort/radix_key.hpp"
 #include "user/map.hpp"
@@ -35,30 +36,77 @@ index_t line_length(const A& a) {
   return a.shape()[A::rank - 1];
 }
 
-}  // namespace detail
 
-// The values of `e` sorted along its last axis.
-template <expression E>
-auto sort(const E& e) {
-  using T = value_t<E>;
-  const detail::nvtx_range range("xf::sort");
-  auto keys = detail::radix_keys<false>(e);
+// Keys of `e` (an array or expression) with every line along the last axis sorted, as a fresh
+// C-ordered array.
+template <class E>
+auto sorted_keys(const E& e) {
+  auto keys = radix_keys<false>(e);
   using Keys = decltype(keys);
-  const index_t n = detail::line_length(keys), size = keys.size();
-  if (size == 0) return eval(map(detail::from_radix_key<T>{}, keys));
+  const index_t n = line_length(keys), size = keys.size();
+  if (size == 0) return keys;
   if constexpr (std::is_same_v<resolved_space_t<space_t<E>>, device>) {
-    static_assert(detail::cuda_tu || detail::always_false<E>, "xfuse: sorting device arrays launches CUDA kernels; compile this file with nvcc");
+    static_assert(cuda_tu || always_false<E>, "xfuse: sorting device arrays launches CUDA kernels; compile this file with nvcc");
 #if XF_CUDA_TU
     Keys other(keys.shape());
     typename Keys::value_type* const both[2] = {keys.data(), other.data()};
-    const int in = detail::radix_sort_lines<false>(both, nullptr, n, size / n, detail::radix_end_bit<T>(),
-                                                   detail::current_slot(keys.device_id()).handle);
-    return eval(map(detail::from_radix_key<T>{}, in == 0 ? keys : other));
+    const int in = radix_sort_lines<false>(both, nullptr, n, size / n, radix_end_bit<value_t<E>>(), current_slot(keys.device_id()).handle);
+    return in == 0 ? keys : other;
 #endif
   } else {
     for (index_t at = 0; at < size; at += n) std::sort(keys.data() + at, keys.data() + at + n);
-    return eval(map(detail::from_radix_key<T>{}, keys));
+    return keys;
   }
+}
+
+// The permutation that moves `axis` of a rank-R array last, the others kept in order (NumPy's
+// moveaxis(a, axis, -1)), and its inverse.
+template <int R>
+dims<R> axis_last_order(int axis) {
+  dims<R> order{};
+  int at = 0;
+  for (int d = 0; d < R; ++d)
+    if (d != axis) order[at++] = d;
+  order[R - 1] = axis;
+  return order;
+}
+template <int R>
+dims<R> axis_last_inverse(int axis) {
+  dims<R> order{}, inverse{};
+  order = axis_last_order<R>(axis);
+  for (int d = 0; d < R; ++d) inverse[order[d]] = d;
+  return inverse;
+}
+
+template <int R>
+int sort_axis(int axis, const dims<R>& shape, const char* op) {
+  if (axis < -R || axis >= R)
+    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for an array of shape " +
+                      to_string(shape));
+  return axis < 0 ? axis + R : axis;
+}
+
+}  // namespace detail
+
+// The values of `e` sorted along its last axis (NumPy's sort(a)); sort(e, axis) along any axis.
+template <expression E>
+auto sort(const E& e) {
+  const detail::nvtx_range range("xf::sort");
+  return eval(map(detail::from_radix_key<value_t<E>>{}, detail::sorted_keys(e)));
+}
+
+// The values of `e` sorted along `axis` (NumPy's sort(a, axis)), as a C-ordered array. The lines
+// are read through a transposed view and written back through one: no extra pass over the data.
+template <expression E>
+auto sort(const E& e, int axis) {
+  constexpr int R = rank_v<E>;
+  static_assert(R >= 1, "xf::sort: a 0-d array has no axis to sort along");
+  const int a = detail::sort_axis<R>(axis, e.shape(), "xf::sort");
+  if (a == R - 1) return sort(e);
+  const detail::nvtx_range range("xf::sort");
+  const auto moved = detail::as_array(e).transpose(detail::axis_last_order<R>(a));
+  const auto keys = detail::sorted_keys(moved);
+  return eval(map(detail::from_radix_key<value_t<E>>{}, keys.transpose(detail::axis_last_inverse<R>(a))));
 }
 
 // The int64 positions that sort each line of `e` along its last axis (stable: equal values keep
@@ -96,6 +144,18 @@ auto argsort(const E& e) {
     }
     return order;
   }
+}
+
+// The int64 positions that sort `e` along `axis` (NumPy's argsort(a, axis), stable), as a
+// C-ordered array.
+template <expression E>
+auto argsort(const E& e, int axis) {
+  constexpr int R = rank_v<E>;
+  static_assert(R >= 1, "xf::argsort: a 0-d array has no axis to sort along");
+  const int a = detail::sort_axis<R>(axis, e.shape(), "xf::argsort");
+  if (a == R - 1) return argsort(e);
+  const auto moved = detail::as_array(e).transpose(detail::axis_last_order<R>(a));
+  return argsort(moved).transpose(detail::axis_last_inverse<R>(a)).copy();
 }
 
 }  // namespace xf

@@ -10,6 +10,8 @@
 #include "reduce.hpp"
 #include "scan.hpp"
 #include "sort.hpp"
+#include "quantile.hpp"
+#include "average.hpp"
 #include "random.hpp"
 #include "signal.hpp"
 #include "array/npy.hpp"

@@ -212,3 +212,22 @@ TEST_CASE("docs: scans and sorting", "[docs][scan][sort]") {
   CHECK(xf::to_host(sorted) == std::vector<float>{1, 2, 3, 4, 5, 6});
   CHECK(xf::to_host(order) == std::vector<std::int64_t>{0, 2, 1, 0, 1, 2});
 }
+
+TEST_CASE("guide: quantiles, medians and weighted means", "[docs]") {
+  // example-begin statistics
+  auto x = xf::asarray<float, xf::host>({3, 1, 2, 6, 5, 4}, {2, 3});
+  auto middle = xf::median(x);                          // 0-d: 3.5
+  auto rows = xf::quantile(x, 0.25, 1);                 // [1.5, 4.5]: NumPy's "linear" method
+  auto deciles = xf::percentile(x, {10.0, 90.0});       // shape (2,): a leading axis over the q's
+  auto weighted = xf::average(x, 1, xf::asarray<float, xf::host>({1, 1, 2}));  // [2, 4.75]
+  auto spread = xf::ptp(x, 0);                          // max - min: [3, 4, 2]
+  auto ignored = xf::nanstd(xf::asarray<float, xf::host>({1, NAN, 3}));      // 1: NaN skipped
+  // example-end
+  CHECK(middle.item() == 3.5f);
+  CHECK(xf::to_host(rows) == std::vector<float>{1.5f, 4.5f});
+  // np.percentile(np.float32([3, 1, 2, 6, 5, 4]), [10, 90]) -> [1.5, 5.5]
+  CHECK(xf::to_host(deciles) == std::vector<float>{1.5f, 5.5f});
+  CHECK(xf::to_host(weighted) == std::vector<float>{2.0f, 4.75f});
+  CHECK(xf::to_host(spread) == std::vector<float>{3, 4, 2});
+  CHECK(ignored.item() == 1.0f);
+}

@@ -21,6 +21,12 @@ XF_HD XF_FORCEINLINE T wrapping_add(const T& a, const T& b) {
 }
 
 template <class T>
+XF_HD XF_FORCEINLINE T wrapping_subtract(const T& a, const T& b) {
+  if constexpr (is_integer<T>) return T(wide_unsigned<T>(a) - wide_unsigned<T>(b));
+  else return a - b;
+}
+
+template <class T>
 XF_HD XF_FORCEINLINE T wrapping_multiply(const T& a, const T& b) {
   if constexpr (is_integer<T>) return T(wide_unsigned<T>(a) * wide_unsigned<T>(b));
   else return a * b;

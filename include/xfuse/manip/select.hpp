@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// Selecting by value: nonzero, argwhere and unique. Each has a result whose length depends on the
-// data, so each reads one number on the host (the count, the last element of a running count):
-// on device arrays that waits for the current stream, and it is the only host round trip.
+// Selecting by value: nonzero, flatnonzero, argwhere and unique (with unique_all, unique_counts
+// and unique_inverse), each with a result whose length depends on the data, so each reads one
+// number on the host (the count, the last element of a running count): on device arrays that
+// waits for the current stream, and it is the only host round trip. Also searchsorted (binary
+// searches in one fused kernel), partition and argpartition.
 //
 // Compaction without a scatter: with c the inclusive running count (xf::cumsum) of a mask, the
 // j-th selected element is the first k with c[k] > j, a binary search that one fused kernel does
@@ -9,11 +11,15 @@
 #pragma once
 
 #include <array>
+#include <initializer_list>
+#include <string>
+#include <utility>
 #include <type_traits>
 
 #include "../scan.hpp"
 #include "../sort.hpp"
 #include "../user/map.hpp"
+#include "index.hpp"
 #include "views.hpp"
 
 namespace xf {
@@ -91,7 +97,179 @@ struct nth_unique {
   }
 };
 
+// The j-th nonzero element's flat position.
+struct nth_nonzero_position {
+  const std::int64_t* counts;
+  index_t n;
+  XF_HD XF_FORCEINLINE std::int64_t operator()(index_t j) const { return first_count_above(counts, n, j); }
+};
+
+// NumPy's order for searching: NaN after every number.
+template <class C>
+XF_HD XF_FORCEINLINE bool ordered_before(const C& a, const C& b) {
+  if constexpr (std::is_floating_point_v<C>) return a < b || (b != b && a == a);
+  else return a < b;
+}
+
+// Where v goes in the sorted `sorted[0, n)`: before the first element not below it (left), or
+// after the last element not above it (right), by binary search.
+template <class T, class C, bool Right>
+struct insertion_point {
+  const T* sorted;
+  index_t n;
+  template <class V>
+  XF_HD XF_FORCEINLINE std::int64_t operator()(const V& value) const {
+    const C v = convert<C>(value);
+    index_t lo = 0, hi = n;
+    while (lo < hi) {
+      const index_t mid = lo + (hi - lo) / 2;
+      const C m = convert<C>(sorted[mid]);
+      if (Right ? !ordered_before(v, m) : ordered_before(m, v)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+};
+
+template <class E>
+int partition_axis(const E& e, std::initializer_list<index_t> kth, int axis, const char* op) {
+  constexpr int R = rank_v<E>;
+  static_assert(R >= 1, "xf::partition/argpartition: a 0-d array has no axis to partition along");
+  const int a = sort_axis<R>(axis, e.shape(), op);
+  const index_t n = e.shape()[a];
+  for (const index_t k : kth)
+    if (k < -n || k >= n)
+      throw index_error(std::string(op) + ": kth " + std::to_string(k) + " is out of bounds for axis " + std::to_string(a) +
+                        " of length " + std::to_string(n));
+  return a;
+}
+
+// Where run j of equal sorted values starts (runs follow the differences counted in `counts`).
+struct nth_run_start {
+  const std::int64_t* counts;  // running count of the differences, n - 1 of them
+  index_t n;
+  XF_HD XF_FORCEINLINE std::int64_t operator()(index_t j) const { return j == 0 ? 0 : 1 + first_count_above(counts, n - 1, j - 1); }
+};
+// The length of run j.
+struct nth_run_length {
+  const std::int64_t* starts;
+  index_t runs, n;
+  XF_HD XF_FORCEINLINE std::int64_t operator()(index_t j) const { return (j + 1 < runs ? starts[j + 1] : n) - starts[j]; }
+};
+// The run of sorted position k.
+struct run_of_position {
+  const std::int64_t* counts;
+  XF_HD XF_FORCEINLINE std::int64_t operator()(index_t k) const { return k == 0 ? 0 : counts[k - 1]; }
+};
+
 }  // namespace detail
+
+// NumPy 2's unique_all(x): the sorted distinct values of the flattened x (NaN once, last), the
+// index of each one's first occurrence, the inverse indices (x's shape: where each element's
+// value is in `values`) and the counts. unique_counts and unique_inverse return parts of it.
+template <class T, int R, class S>
+struct unique_all_result {
+  array<T, 1, S> values;
+  array<std::int64_t, 1, S> indices;
+  array<std::int64_t, R, S> inverse_indices;
+  array<std::int64_t, 1, S> counts;
+};
+
+// One stable argsort, a gather, a scan of "differs from the previous value", one host read (the
+// count of distinct values), then one kernel per result (the inverse is a scatter).
+template <expression E>
+auto unique_all(const E& e) {
+  using T = value_t<E>;
+  using S = resolved_space_t<space_t<E>>;
+  constexpr int R = rank_v<E>;
+  static_assert(!is_complex<T>, "xf::unique_all: complex values have no order here (xf::sort takes real types)");
+  const auto flat = atleast_1d(detail::as_array(e)).ravel();
+  const index_t n = flat.size();
+  using Index = array<std::int64_t, 1, S>;
+  unique_all_result<T, R, S> r{array<T, 1, S>(dims<1>{0}), Index(dims<1>{0}), array<std::int64_t, R, S>(e.shape()), Index(dims<1>{0})};
+  if (n == 0) return r;
+  const auto order = argsort(flat);
+  const auto sorted = take(flat, order, "clip");  // valid positions: no check, no host read
+  const auto counts = cumsum(map(detail::differs<T>{}, sorted(slice(1, _)), sorted(slice(_, -1))));
+  const index_t runs = 1 + (n > 1 ? static_cast<index_t>(counts(n - 2).item()) : 0);  // the host read
+  detail::require_access(counts.device_id(), "xf::unique_all");
+  const Index starts = map(detail::nth_run_start{counts.data(), n}, arange<index_t>(runs));
+  r.values = take(sorted, starts, "clip");
+  r.indices = take(order, starts, "clip");
+  r.counts = map(detail::nth_run_length{starts.data(), runs, n}, arange<index_t>(runs));
+  const Index inverse(dims<1>{n});
+  put(inverse, order, Index(map(detail::run_of_position{counts.data()}, arange<index_t>(n))), "clip");
+  r.inverse_indices = inverse.reshape(e.shape());
+  return r;
+}
+
+// np.unique_counts(x): {values, counts}.
+template <expression E>
+auto unique_counts(const E& e) {
+  auto r = unique_all(e);
+  return std::pair{r.values, r.counts};
+}
+
+// np.unique_inverse(x): {values, inverse_indices}; values(inverse_indices) rebuilds x.
+template <expression E>
+auto unique_inverse(const E& e) {
+  auto r = unique_all(e);
+  return std::pair{r.values, r.inverse_indices};
+}
+
+// NumPy's flatnonzero(a): the int64 positions of the nonzero elements of the flattened argument.
+// One scan, one host read (the count), one kernel.
+template <expression E>
+auto flatnonzero(const E& e) {
+  using S = resolved_space_t<space_t<E>>;
+  const auto counts = cumsum(map(detail::truthy{}, e));  // flattened, C order, int64
+  const index_t n = counts.size();
+  const index_t count = n > 0 ? counts(n - 1).item() : 0;  // the host read
+  array<std::int64_t, 1, S> out(dims<1>{count});
+  if (count == 0) return out;
+  detail::require_access(counts.device_id(), "xf::flatnonzero");
+  detail::evaluate_into(out, map(detail::nth_nonzero_position{counts.data(), n}, arange<index_t>(count)), "xf::flatnonzero");
+  return out;
+}
+
+// NumPy's searchsorted(a, v, side): for each value of v (any expression, any shape), the int64
+// position in the sorted 1-D `a` where it would be inserted: before equal elements ("left") or
+// after them ("right"); NaN sorts last. One fused kernel of binary searches over v's shape.
+template <expression A, expression V>
+auto searchsorted(const A& a, const V& v, const std::string& side = "left") {
+  static_assert(rank_v<A> == 1, "xf::searchsorted: the sorted array must be 1-D");
+  static_assert(!is_complex<value_t<A>> && !is_complex<value_t<V>>, "xf::searchsorted: complex values have no order here");
+  static_assert(std::is_same_v<resolved_space_t<space_t<A>>, resolved_space_t<space_t<V>>>,
+                "xf::searchsorted: a and v must be in the same space (both host or both device arrays)");
+  if (side != "left" && side != "right")
+    throw error("xf::searchsorted: side must be \"left\" or \"right\" (got \"" + side + "\")");
+  using T = value_t<A>;
+  using C = compute_t<promote_t<T, value_t<V>>>;
+  const auto sorted = ascontiguousarray(detail::as_array(a));
+  detail::require_access(sorted.device_id(), "xf::searchsorted");
+  if (side == "right") return eval(map(detail::insertion_point<T, C, true>{sorted.data(), sorted.size()}, v));
+  return eval(map(detail::insertion_point<T, C, false>{sorted.data(), sorted.size()}, v));
+}
+
+// NumPy's partition(a, kth, axis) and argpartition: each kth element in its sorted place, smaller
+// ones before it, larger ones after. Done by sorting the lines (xf::sort / xf::argsort), which
+// meets the contract (and NumPy's answer when kth lists every position); kth is checked.
+template <expression E>
+auto partition(const E& e, std::initializer_list<index_t> kth, int axis = -1) {
+  return sort(e, detail::partition_axis(e, kth, axis, "xf::partition"));
+}
+template <expression E>
+auto partition(const E& e, index_t kth, int axis = -1) {
+  return partition(e, {kth}, axis);
+}
+template <expression E>
+auto argpartition(const E& e, std::initializer_list<index_t> kth, int axis = -1) {
+  return argsort(e, detail::partition_axis(e, kth, axis, "xf::argpartition"));
+}
+template <expression E>
+auto argpartition(const E& e, index_t kth, int axis = -1) {
+  return argpartition(e, {kth}, axis);
+}
 
 // NumPy's argwhere(a): the coordinates of the nonzero elements of any expression, in C order, as
 // an (N, a.ndim()) int64 array. One scan, one host read (N), one kernel.

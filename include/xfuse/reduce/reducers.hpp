@@ -57,12 +57,17 @@ struct sum_reducer {
   XF_HD Out finish(const Acc& a, index_t) const { return convert<Out>(a); }
 };
 
-template <class In, class Acc, class Out>
+template <class In, class Acc, class Out, bool SkipNan>
 struct prod_reducer {
   using acc_type = Acc;
   using out_type = Out;
   XF_HD static Acc identity() { return Acc(1); }
-  XF_HD XF_FORCEINLINE Acc map(const In& v, index_t) const { return convert<Acc>(v); }
+  XF_HD XF_FORCEINLINE Acc map(const In& v, index_t) const {
+    if constexpr (SkipNan) {
+      if (nan_of(v)) return Acc(1);
+    }
+    return convert<Acc>(v);
+  }
   XF_HD XF_FORCEINLINE Acc combine(const Acc& a, const Acc& b) const { return wrapping_multiply(a, b); }
   XF_HD Out finish(const Acc& a, index_t) const { return convert<Out>(a); }
 };
@@ -128,6 +133,63 @@ struct arg_reducer {
   XF_HD out_type finish(const acc_type& a, index_t) const { return a.index; }
 };
 
+// nanargmin and nanargmax: argmin/argmax with every NaN read as the value that never wins (+inf,
+// -inf), as NumPy does before its argmin/argmax; `seen` records a number, so an all-NaN line gives
+// -1 (CuPy's answer; NumPy raises, which would need the result on the host).
+template <class V>
+struct value_index_seen {
+  value_index<V> best;
+  bool seen;
+};
+template <class In, bool Max>
+struct nanarg_reducer {
+  using V = compute_t<In>;
+  using Arg = arg_reducer<In, Max>;
+  using acc_type = value_index_seen<V>;
+  using out_type = std::int64_t;
+  static constexpr bool needs_elements = true;
+  XF_HD static acc_type identity() { return {Arg::identity(), false}; }
+  XF_HD XF_FORCEINLINE acc_type map(const In& v, index_t i) const {
+    const V x = convert<V>(v);
+    if (nan_of(x)) return {{Max ? -std::numeric_limits<V>::infinity() : std::numeric_limits<V>::infinity(), i}, false};
+    return {{x, i}, true};
+  }
+  XF_HD XF_FORCEINLINE acc_type combine(const acc_type& a, const acc_type& b) const {
+    return {Arg{}.combine(a.best, b.best), a.seen || b.seen};
+  }
+  XF_HD XF_FORCEINLINE acc_type append(const acc_type& a, const acc_type& b) const {
+    return {Arg{}.append(a.best, b.best), a.seen || b.seen};
+  }
+  XF_HD out_type finish(const acc_type& a, index_t) const { return a.seen ? a.best.index : -1; }
+};
+
+// ptp (peak to peak): max - min in one pass, NaN propagating as in min and max; integers wrap to
+// the input type as NumPy's subtraction does.
+template <class V>
+struct low_high {
+  V low, high;
+};
+template <class In>
+struct ptp_reducer {
+  using Low = extreme_reducer<In, false, false>;
+  using High = extreme_reducer<In, true, false>;
+  using acc_type = low_high<compute_t<In>>;
+  using out_type = In;
+  static constexpr bool needs_elements = true;
+  XF_HD static acc_type identity() { return {Low::identity(), High::identity()}; }
+  XF_HD XF_FORCEINLINE acc_type map(const In& v, index_t) const {
+    const compute_t<In> x = convert<compute_t<In>>(v);
+    return {x, x};
+  }
+  XF_HD XF_FORCEINLINE acc_type combine(const acc_type& a, const acc_type& b) const {
+    return {Low{}.combine(a.low, b.low), High{}.combine(a.high, b.high)};
+  }
+  XF_HD out_type finish(const acc_type& a, index_t) const {
+    if constexpr (is_integer<In>) return static_cast<In>(wrapping_subtract(convert<In>(a.high), convert<In>(a.low)));
+    else return convert<In>(a.high - a.low);
+  }
+};
+
 // mean: the sum, divided by the count at the end (0 / 0 is NaN for an empty reduction).
 template <class In, class Acc, class Out>
 struct mean_reducer {
@@ -170,14 +232,20 @@ struct moments {
   Acc mean;
   real_t<Acc> m2;
 };
-template <class In, class Acc, bool Sqrt>
+// nanvar and nanstd (SkipNan): a NaN counts as no element.
+template <class In, class Acc, bool Sqrt, bool SkipNan = false>
 struct var_reducer {
   using Real = real_t<Acc>;
   using acc_type = moments<Acc>;
   using out_type = real_t<mean_result_t<In>>;
   Real ddof = 0;
   XF_HD static acc_type identity() { return {0, Acc(0), Real(0)}; }
-  XF_HD XF_FORCEINLINE acc_type map(const In& v, index_t) const { return {1, convert<Acc>(v), Real(0)}; }
+  XF_HD XF_FORCEINLINE acc_type map(const In& v, index_t) const {
+    if constexpr (SkipNan) {
+      if (nan_of(v)) return identity();
+    }
+    return {1, convert<Acc>(v), Real(0)};
+  }
   XF_HD XF_FORCEINLINE acc_type combine(const acc_type& a, const acc_type& b) const {
     if (a.count == 0) return b;
     if (b.count == 0) return a;

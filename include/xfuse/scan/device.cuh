@@ -118,7 +118,7 @@ struct plain_scan_operator<sum_reducer<T, T, T, false>> {
 };
 template <class T>
   requires std::is_floating_point_v<T>
-struct plain_scan_operator<prod_reducer<T, T, T>> {
+struct plain_scan_operator<prod_reducer<T, T, T, false>> {
   using type = ::cuda::std::multiplies<>;
 };
 
