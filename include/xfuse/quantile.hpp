@@ -26,6 +26,18 @@ namespace detail {
 template <class T>
 using quantile_result_t = std::conditional_t<std::is_floating_point_v<compute_t<T>>, T, double>;
 
+// x * y rounded on its own: the device must not contract it with the following add into a fused
+// multiply-add, or the interpolation would differ from NumPy's (and the host's) in the last bit.
+template <class C>
+XF_HD XF_FORCEINLINE C rounded_product(C x, C y) {
+#if XF_DEVICE_PASS
+  if constexpr (std::is_same_v<C, float>) return __fmul_rn(x, y);
+  else return __dmul_rn(x, y);
+#else
+  return x * y;
+#endif
+}
+
 // One result from the keys of rank lo and lo + 1 (hi) of a line: NumPy's _lerp with the weight
 // gamma of hi (computed as NumPy does, so the rounding is NumPy's), or for the median the mean of
 // the one or two middle values.
@@ -42,7 +54,8 @@ struct order_statistic {
       return convert<Out>(gamma == 0 ? a : (a + b) / C(2));
     } else {
       const C diff = b - a;
-      return convert<Out>(gamma >= 0.5 ? b - diff * static_cast<C>(1 - gamma) : a + diff * static_cast<C>(gamma));
+      return convert<Out>(gamma >= 0.5 ? b - rounded_product(diff, static_cast<C>(1 - gamma))
+                                       : a + rounded_product(diff, static_cast<C>(gamma)));
     }
   }
   // A sorted line: its keys of rank lo and hi, and its last key (NaN sorts last).
