@@ -14,7 +14,7 @@ from types import SimpleNamespace as Record
 root = pathlib.Path(__file__).resolve().parent.parent
 INCLUDE, OUT = root / "include" / "xfuse", root / "docs" / "api.md"
 # The top-level headers, in the order that claims the internal headers they include (the first wins).
-TOP = "core complex half fuse print npy reduce scan sort quantile average softmax norm graph random signal manip interop linalg benchmark legate".split()
+TOP = "core complex half fuse print npy reduce scan sort quantile average softmax norm graph random permutation manip signal interop linalg benchmark legate".split()
 
 # Counterparts. A function of xf or xf::lazy is numpy.NAME unless NOT_NUMPY lists it; a member of an array-like
 # class is numpy.ndarray.NAME when NDARRAY has it; a name of these namespaces or classes is PREFIX.NAME when listed.
@@ -24,7 +24,7 @@ NDARRAY = set("shape strides size nbytes ndim itemsize data T transpose reshape 
               "astype item swapaxes".split())
 ARRAY_LIKE = ("xf::array", "xf::matmul_expr")
 PREFIXES = {"xf::linalg": ("numpy.linalg", "solve inv det slogdet cholesky qr svd svdvals eigh eigvalsh lstsq pinv norm"),
-            "xf::random": ("numpy.random.Generator", "uniform normal standard_normal integers"),
+            "xf::random": ("numpy.random.Generator", "uniform normal standard_normal integers exponential standard_exponential permutation shuffle choice"),
             "xf::device": ("cupy.cuda.Device", "id use synchronize"), "xf::event": ("cupy.cuda.Event", "record synchronize done"),
             "xf::stream": ("cupy.cuda.Stream", "synchronize done record"),
             "xf::dist": ("cupynumeric", "empty full zeros ones arange sum prod max min matmul where maximum minimum power exp log "

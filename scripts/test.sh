@@ -10,8 +10,10 @@ source "$here/scripts/deps.sh" test
 # That PTX never runs, so NVVM's optimiser is left out too (-Xcicc -O0): it halves the build of a
 # GPU test file (87 s -> 46 s for test_reduce_gpu.cu); every template is still instantiated and
 # compiled to device code.
+# The flags are always given, so a build directory configured without a GPU and reused with one
+# (or with CUDA_ARCHS) gets optimised device code again.
 archs="${CUDA_ARCHS:-}"
-cuda_flags=()
+cuda_flags=(-DCMAKE_CUDA_FLAGS=)
 if [[ -z "$archs" ]]; then
   if nvidia-smi -L >/dev/null 2>&1; then archs=90; else
     archs=90-virtual; cuda_flags=(-DCMAKE_CUDA_FLAGS="-Xcicc -O0")

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Weighted means (NumPy's average): sum(a * w) / sum(w) over all elements or one axis, both sums in
 // one pass over a and w (reduce/together.hpp), the division fused into a second small kernel.
-// Result type: NumPy's result_type(a, w), at least float64 for integer and bool a. Weights that
+// Result type: NumPy's result_type(a, w), at least float64 for integer and bool a; the products
+// and sums are computed in it, as NumPy's. Weights that
 // sum to zero give inf or NaN (NumPy raises ZeroDivisionError, which would need the sums on the
 // host).
 #pragma once
@@ -39,7 +40,7 @@ auto average(const A& a, const W& w) {
   } else {
     if (a.shape() != w.shape())
       throw shape_error("xf::average: weights of shape " + to_string(w.shape()) + " differ from a's shape " + to_string(a.shape()));
-    auto [weighted, total] = eval(lazy::sum<Out>(a * w), lazy::sum<Out>(w));
+    auto [weighted, total] = eval(lazy::sum<Out>(a.template astype<Out>() * w.template astype<Out>()), lazy::sum<Out>(w));
     return eval(weighted / total);
   }
 }
@@ -55,7 +56,7 @@ auto average(const A& a, int axis, const W& w) {
   if constexpr (rank_v<W> == R) {
     if (a.shape() != w.shape())
       throw shape_error("xf::average: weights of shape " + to_string(w.shape()) + " differ from a's shape " + to_string(a.shape()));
-    auto [weighted, total] = eval(lazy::sum<Out>(a * w, at), lazy::sum<Out>(w, at));
+    auto [weighted, total] = eval(lazy::sum<Out>(a.template astype<Out>() * w.template astype<Out>(), at), lazy::sum<Out>(w, at));
     return eval(weighted / total);
   } else {
     static_assert(rank_v<W> == 1, "xf::average: the weights must have the shape of a, or be 1-D along the axis");
@@ -65,7 +66,7 @@ auto average(const A& a, int axis, const W& w) {
     dims<R> along{};
     for (int d = 0; d < R; ++d) along[d] = d == at ? w.shape()[0] : 1;
     const auto weights = detail::as_array(w).reshape(along);  // broadcasts along the other axes
-    return eval(sum<Out>(a * weights, at) / sum<Out>(w));
+    return eval(sum<Out>(a.template astype<Out>() * weights.template astype<Out>(), at) / sum<Out>(w));
   }
 }
 

@@ -5,7 +5,8 @@
 //
 // Along an axis, the lines are sorted (sort.hpp) and one fused kernel reads each line's two
 // neighbouring order statistics. Over all elements of a device array nothing is sorted: radix
-// selection (sort/select.cuh) finds the two keys in four reads of the keys. Host arrays sort.
+// selection (sort/select.cuh) reads the keys once per 11-bit digit (three times for 32-bit keys,
+// six for 64-bit ones) and once more for the upper neighbour, for each q. Host arrays sort.
 //
 // Result types: a floating input keeps its type (also with several q, where NumPy 2 returns
 // float64 for a float32 input); integers and bool give float64.
@@ -34,13 +35,15 @@ XF_HD XF_FORCEINLINE C rounded_product(C x, C y) {
   if constexpr (std::is_same_v<C, float>) return __fmul_rn(x, y);
   else return __dmul_rn(x, y);
 #else
-  return x * y;
+  volatile C product = x * y;  // stored: no contraction where the host has FMA (aarch64, -ffp-contract=fast)
+  return product;
 #endif
 }
 
 // One result from the keys of rank lo and lo + 1 (hi) of a line: NumPy's _lerp with the weight
-// gamma of hi (computed as NumPy does, so the rounding is NumPy's), or for the median the mean of
-// the one or two middle values.
+// gamma of hi (computed as NumPy does, so the rounding is NumPy's for float, double and integers;
+// 16-bit floats interpolate in float and round once, where NumPy rounds each step to half), or for
+// the median the mean of the one or two middle values.
 template <class T, bool Median>
 struct order_statistic {
   using K = radix_key_t<T>;

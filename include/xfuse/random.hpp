@@ -124,6 +124,26 @@ auto randn(const index_t (&shape)[N], generator& g) {
   return normal<T>(detail::to_dims(shape), g);
 }
 
+// Exponential with the given scale (the mean), like Generator.exponential(scale, size).
+template <element T = double, std::size_t N>
+auto exponential(const std::array<index_t, N>& shape, generator& g, double scale = 1.0) {
+  static_assert(detail::float_draw<T>, "xf::random::exponential: a floating element type (float, double, half, bfloat16)");
+  if (!(scale >= 0)) throw error("xf::random::exponential: the scale must be >= 0, not " + std::to_string(scale));
+  detail::exponential_draw<T> d{};
+  d.key = g.next_key();
+  d.scale = static_cast<detail::draw_compute_t<T>>(scale);
+  return detail::draw_node(d, shape, "xf::random::exponential");
+}
+template <element T = double, std::size_t N>
+auto exponential(const index_t (&shape)[N], generator& g, double scale = 1.0) {
+  return exponential<T>(detail::to_dims(shape), g, scale);
+}
+// Generator.standard_exponential(size).
+template <element T = double, std::size_t N>
+auto standard_exponential(const index_t (&shape)[N], generator& g) {
+  return exponential<T>(detail::to_dims(shape), g);
+}
+
 // Integers on [low, high), like Generator.integers(low, high, size).
 template <element T = std::int64_t, std::size_t N>
 auto integers(const std::array<index_t, N>& shape, generator& g, std::int64_t low, std::int64_t high) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Convolution and correlation: NumPy's convolve and correlate (1-D) and SciPy's convolve2d and
-// correlate2d (zero fill), on host and device arrays of float, double and complex types.
+// correlate2d (boundaries fill, symm, wrap), on host and device arrays of float, double and
+// complex types.
 //
 //   auto y = xf::convolve(x, taps, xf::conv_mode::same);          // np.convolve(x, taps, 'same')
 //   auto img = xf::convolve2d(image, gaussian, xf::conv_mode::same);  // cupyx.scipy.signal.convolve2d
@@ -13,10 +14,12 @@
 
 #include <algorithm>
 #include <string>
+#include <string_view>
 
 #include "core.hpp"
 #include "exec/as_array.hpp"
 #include "complex.hpp"
+#include "manip/shift.hpp"
 #include "signal/correlate_kernel.cuh"
 
 namespace xf {
@@ -114,8 +117,18 @@ auto signal_1d(const A& a_in, const V& v_in, conv_mode mode, const char* op) {
       .reshape(std::array<index_t, 1>{w.length});
 }
 
+// SciPy's boundary names as np.pad modes: "fill" pads with the fill value, "symm" mirrors past
+// the edge, "wrap" repeats periodically.
+inline std::string_view pad_mode_of_boundary(std::string_view boundary, const char* op) {
+  if (boundary == "fill") return "constant";
+  if (boundary == "symm" || boundary == "symmetric") return "symmetric";
+  if (boundary == "wrap" || boundary == "circular") return "wrap";
+  throw error(std::string(op) + ": boundary must be \"fill\", \"symm\" or \"wrap\", got \"" + std::string(boundary) + "\"");
+}
+
 template <bool Correlate, class A, class V>
-auto signal_2d(const A& a_in, const V& v_in, conv_mode mode, const char* op) {
+auto signal_2d(const A& a_in, const V& v_in, conv_mode mode, const char* op, std::string_view boundary,
+               signal_t<A, V> fillvalue) {
   using T = signal_t<A, V>;
   static_assert(rank_v<A> == 2 && rank_v<V> == 2, "xf::convolve2d / xf::correlate2d: 2-D operands");
   static_assert(signal_element<T>, "xf::convolve2d / xf::correlate2d: float, double, complex64 or complex128 operands");
@@ -132,7 +145,13 @@ auto signal_2d(const A& a_in, const V& v_in, conv_mode mode, const char* op) {
   // SciPy: 'same' keeps in1's extent; correlate2d centres an odd surplus one later.
   const conv_window rows = window_of(mode, m, p, m, Correlate), cols = window_of(mode, n, q, n, Correlate);
   const array<T, 2, Space> f = filter_of<Correlate>(v);
-  return run_correlation(a, f, rows, cols);
+  const std::string_view pad_mode = pad_mode_of_boundary(boundary, op);
+  if (pad_mode == "constant" && fillvalue == T(0)) return run_correlation(a, f, rows, cols);
+  // Other boundaries: the input padded by the filter's extent less one on every side (one gather
+  // kernel, NumPy's pad modes), whose full result index s then starts reading at s.
+  const index_t widths[2][2] = {{p - 1, p - 1}, {q - 1, q - 1}};
+  const array<T, 2, Space> padded = pad(a, widths, pad_mode, fillvalue);
+  return run_correlation(padded, f, conv_window{rows.length, rows.start + p - 1}, conv_window{cols.length, cols.start + q - 1});
 }
 
 }  // namespace detail
@@ -147,15 +166,19 @@ template <expression A, expression V>
 auto correlate(const A& a, const V& v, conv_mode mode = conv_mode::valid) {
   return detail::signal_1d<true>(a, v, mode, "xf::correlate");
 }
-// scipy.signal.convolve2d(in1, in2, mode, boundary='fill', fillvalue=0) (default 'full').
+// scipy.signal.convolve2d(in1, in2, mode, boundary, fillvalue) (default 'full', "fill", 0):
+// boundary "fill" (zero fill runs directly; another fill value, "symm" and "wrap" pad the input
+// first, one gather kernel, as np.pad's constant, symmetric and wrap modes).
 template <expression A, expression V>
-auto convolve2d(const A& in1, const V& in2, conv_mode mode = conv_mode::full) {
-  return detail::signal_2d<false>(in1, in2, mode, "xf::convolve2d");
+auto convolve2d(const A& in1, const V& in2, conv_mode mode = conv_mode::full, std::string_view boundary = "fill",
+                detail::signal_t<A, V> fillvalue = detail::signal_t<A, V>(0)) {
+  return detail::signal_2d<false>(in1, in2, mode, "xf::convolve2d", boundary, fillvalue);
 }
-// scipy.signal.correlate2d(in1, in2, mode, boundary='fill', fillvalue=0) (default 'full').
+// scipy.signal.correlate2d(in1, in2, mode, boundary, fillvalue) (default 'full', "fill", 0).
 template <expression A, expression V>
-auto correlate2d(const A& in1, const V& in2, conv_mode mode = conv_mode::full) {
-  return detail::signal_2d<true>(in1, in2, mode, "xf::correlate2d");
+auto correlate2d(const A& in1, const V& in2, conv_mode mode = conv_mode::full, std::string_view boundary = "fill",
+                 detail::signal_t<A, V> fillvalue = detail::signal_t<A, V>(0)) {
+  return detail::signal_2d<true>(in1, in2, mode, "xf::correlate2d", boundary, fillvalue);
 }
 
 }  // namespace xf

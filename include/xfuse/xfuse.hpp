@@ -13,6 +13,7 @@
 #include "quantile.hpp"
 #include "average.hpp"
 #include "random.hpp"
+#include "permutation.hpp"
 #include "signal.hpp"
 #include "array/npy.hpp"
 #include "benchmark.hpp"

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <xfuse/permutation.hpp>
 #include <xfuse/random.hpp>
 #include <xfuse/xfuse.hpp>
 
@@ -139,6 +140,82 @@ void random_reproducible() {
   REQUIRE_THROWS_WITH(xf::random::integers<std::uint8_t>({10}, g, 0, 300), XF_CONTAINS("uint8"));
   REQUIRE_THROWS_WITH(xf::random::integers<int>({10}, g, 5, 5), XF_CONTAINS("empty"));
   REQUIRE_THROWS_AS(xf::random::normal<double>({10}, g, 0.0, -1.0), xf::error);
+}
+
+// Exponential draws: the closed-form CDF (KS) and moments; on the device bit for bit the host's.
+template <class Space, class T>
+void random_exponential(std::size_t n, double scale) {
+  xf::random::generator g(seed() ^ 0x27d4eb2fu);
+  const auto draw = xf::random::exponential<T>({static_cast<xf::index_t>(n)}, g, scale);
+  const xf::array<T, 1, Space> x = draw;
+  const auto xh = xf::to_host(x);
+  for (const T& v : xh) REQUIRE(xf::detail::convert<double>(v) >= 0);
+  const double ks = ks_statistic(xh, [&](double v) { return v <= 0 ? 0.0 : 1.0 - std::exp(-v / scale); });
+  INFO(xf::dtype_name<T> << " exponential KS " << ks);
+  REQUIRE(ks <= 2.7 / std::sqrt(static_cast<double>(n)) + (std::is_same_v<T, double> ? 0 : 1e-6));
+  double mean = 0, var = 0;
+  mean_var(xh, mean, var);
+  REQUIRE(std::abs(mean - scale) <= 5 * scale / std::sqrt(static_cast<double>(n)));
+  if constexpr (std::is_same_v<Space, xf::device>) {
+    const xf::array<T, 1, xf::host> h = draw;
+    REQUIRE(xf::to_host(h) == xh);
+  }
+  REQUIRE_THROWS_AS(xf::random::exponential<T>({3}, g, -1.0), xf::error);
+}
+
+// Permutations are permutations, uniform in where an element lands; shuffle and choice draw from
+// the array's own values; choice with p follows p.
+template <class Space>
+void random_orderings() {
+  xf::random::generator g(seed() ^ 0x165667b1u);
+  const auto p = xf::to_host(xf::random::permutation<Space>(1000, g));
+  std::vector<std::int64_t> sorted(p);
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::int64_t> all(1000);
+  for (std::size_t i = 0; i < 1000; ++i) all[i] = static_cast<std::int64_t>(i);
+  REQUIRE(sorted == all);
+  REQUIRE(p != all);
+  // Where element 0 lands over 4000 permutations of 8: 500 each, within 6 sigma.
+  std::vector<int> lands(8, 0);
+  for (int t = 0; t < 4000; ++t) {
+    const auto q = xf::to_host(xf::random::permutation<Space>(8, g));
+    ++lands[static_cast<std::size_t>(std::find(q.begin(), q.end(), 0) - q.begin())];
+  }
+  for (int c : lands) REQUIRE(std::abs(c - 500) <= 6 * std::sqrt(500.0 * 7 / 8));
+  // Rows of a matrix, permuted and shuffled in place: the same rows, reordered.
+  std::vector<float> v(60);
+  for (std::size_t i = 0; i < 60; ++i) v[i] = static_cast<float>(i);
+  const auto m = xf::asarray<float, Space>(v, {20, 3});
+  const auto rows = xf::to_host(xf::random::permutation(m, g));
+  xf::random::shuffle(m, g);
+  for (const auto& got : {rows, xf::to_host(m)}) {
+    std::vector<float> firsts;
+    for (std::size_t r = 0; r < 20; ++r) {
+      REQUIRE(got[3 * r + 1] == got[3 * r] + 1);
+      REQUIRE(got[3 * r + 2] == got[3 * r] + 2);
+      firsts.push_back(got[3 * r]);
+    }
+    std::sort(firsts.begin(), firsts.end());
+    for (std::size_t r = 0; r < 20; ++r) REQUIRE(firsts[r] == static_cast<float>(3 * r));
+  }
+  // choice: with replacement values of a; without, distinct; with p, the frequencies of p.
+  const auto a = xf::asarray<int, Space>({10, 20, 30, 40, 50});
+  for (const int x : xf::to_host(xf::random::choice(a, 100, g))) REQUIRE((x % 10 == 0 && x >= 10 && x <= 50));
+  auto distinct = xf::to_host(xf::random::choice(a, 5, g, false));
+  std::sort(distinct.begin(), distinct.end());
+  REQUIRE(distinct == std::vector<int>{10, 20, 30, 40, 50});
+  REQUIRE_THROWS_AS(xf::random::choice(a, 6, g, false), xf::error);
+  const auto probabilities = xf::asarray<double, Space>({0.1, 0.0, 0.6, 0.3, 0.0});
+  const auto picks = xf::to_host(xf::random::choice(a, 20000, g, probabilities));
+  const double want[5] = {0.1, 0.0, 0.6, 0.3, 0.0};
+  for (int k = 0; k < 5; ++k) {
+    const double count = static_cast<double>(std::count(picks.begin(), picks.end(), 10 * (k + 1)));
+    const double expect = 20000 * want[k];
+    INFO("value " << 10 * (k + 1) << " picked " << count << " times, expected " << expect);
+    REQUIRE(std::abs(count - expect) <= 6 * std::sqrt(expect * (1 - want[k])) + (want[k] == 0 ? 0 : 1));
+  }
+  REQUIRE_THROWS_AS(xf::random::choice(a, 3, g, xf::asarray<double, Space>({0.5, 0.5, 0.5, 0, 0})), xf::error);
+  REQUIRE_THROWS_AS(xf::random::choice(a, 3, g, xf::asarray<double, Space>({1.5, -0.5, 0, 0, 0})), xf::error);
 }
 
 }  // namespace xf_test

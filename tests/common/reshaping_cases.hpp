@@ -4,9 +4,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <xfuse/manip.hpp>
+#include <xfuse/signal.hpp>
 #include <xfuse/sort.hpp>
 
 #include "check.hpp"
@@ -95,7 +97,10 @@ void gathers_and_selections_match_numpy() {
   const auto a = ints<Space>({10, 30, 20, 60, 40, 50}, {2, 3});
   const auto i = xf::asarray<std::int64_t, Space>({0, 2, 1, -1}, {2, 2});
   CHECK(xf::to_host(xf::take_along_axis(a, i, 1)) == std::vector<int>{10, 20, 40, 50});
-  CHECK_THROWS_AS(xf::take_along_axis(a, xf::asarray<std::int64_t, Space>({0, 3}, {1, 2}), 1), xf::shape_error);
+  // Broadcast off the axis: np.take_along_axis(a, [[2, 0]], 1) -> [[20, 10], [50, 60]]; index 3 is out of bounds.
+  CHECK(xf::to_host(xf::take_along_axis(a, xf::asarray<std::int64_t, Space>({2, 0}, {1, 2}), 1)) == std::vector<int>{20, 10, 50, 60});
+  CHECK_THROWS_AS(xf::take_along_axis(a, xf::asarray<std::int64_t, Space>({0, 3}, {1, 2}), 1), xf::index_error);
+  CHECK_THROWS_AS(xf::take_along_axis(a, xf::asarray<std::int64_t, Space>({0, 1, 0, 1, 0, 1}, {3, 2}), 1), xf::shape_error);
   CHECK_THROWS_AS(xf::take_along_axis(a, xf::asarray<std::int64_t, Space>({0, 3, 0, 0}, {2, 2}), 1), xf::index_error);
   // take_along_axis(x, argsort(x, axis), axis) is sort(x, axis), on every axis of a random 3-D array.
   const std::vector<float> v = uniform<float>(4 * 9 * 7, -5, 5);
@@ -114,7 +119,77 @@ void gathers_and_selections_match_numpy() {
   const auto m = ints<Space>({0, 1, 2, 3, 4, 5}, {2, 3});
   CHECK(xf::to_host(xf::compress(xf::asarray<int, Space>({0, 1, 1}), m, 1)) == std::vector<int>{1, 2, 4, 5});
   CHECK(xf::to_host(xf::compress(xf::asarray<bool, Space>({false, true}), m, 0)) == std::vector<int>{3, 4, 5});
+  // np.compress([0, 1, 0], arange(2)) -> [1]: a longer condition is fine where it is false.
+  CHECK(xf::to_host(xf::compress(xf::asarray<int, Space>({0, 1, 0}), xf::asarray<int, Space>({0, 1}), 0)) == std::vector<int>{1});
   CHECK_THROWS_AS(xf::compress(xf::asarray<int, Space>({1, 1, 1}), m, 0), xf::index_error);
+}
+
+template <class Space>
+void pad_modes_match_numpy() {
+  const auto a = xf::asarray<int, Space>({0, 1, 2});
+  // np.pad(np.arange(3), 8, mode): widths past the axis repeat periodically.
+  CHECK(xf::to_host(xf::pad(a, 8, "reflect")) == std::vector<int>{0, 1, 2, 1, 0, 1, 2, 1, 0, 1, 2, 1, 0, 1, 2, 1, 0, 1, 2});
+  CHECK(xf::to_host(xf::pad(a, 8, "symmetric")) == std::vector<int>{1, 0, 0, 1, 2, 2, 1, 0, 0, 1, 2, 2, 1, 0, 0, 1, 2, 2, 1});
+  CHECK(xf::to_host(xf::pad(a, 8, "wrap")) == std::vector<int>{1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0, 1});
+  // np.pad([5], 3, "reflect") -> [5] * 7; np.pad([5, 6], (1, 5), "reflect") -> [6, 5, 6, 5, 6, 5, 6, 5].
+  CHECK(xf::to_host(xf::pad(xf::asarray<int, Space>({5}), 3, "reflect")) == std::vector<int>(7, 5));
+  const xf::index_t uneven[1][2] = {{1, 5}};
+  CHECK(xf::to_host(xf::pad(xf::asarray<int, Space>({5, 6}), uneven, "reflect")) == std::vector<int>{6, 5, 6, 5, 6, 5, 6, 5});
+  // np.pad(np.arange(6).reshape(2, 3), ((1, 2), (2, 1)), "reflect").
+  const auto m = ints<Space>({0, 1, 2, 3, 4, 5}, {2, 3});
+  CHECK(xf::to_host(xf::pad(m, {{1, 2}, {2, 1}}, "reflect")) ==
+        std::vector<int>{5, 4, 3, 4, 5, 4, 2, 1, 0, 1, 2, 1, 5, 4, 3, 4, 5, 4, 2, 1, 0, 1, 2, 1, 5, 4, 3, 4, 5, 4});
+  // np.pad(np.zeros((1, 1), int), 1, constant_values=((1, 2), (3, 4))) -> [[3, 1, 4], [3, 0, 4], [3, 2, 4]].
+  const auto zero = ints<Space>({0}, {1, 1});
+  CHECK(xf::to_host(xf::pad(zero, {{1, 1}, {1, 1}}, {{1, 2}, {3, 4}})) == std::vector<int>{3, 1, 4, 3, 0, 4, 3, 2, 4});
+  // Random: each mode against its index formula, on a random 2-D array with wide pads.
+  const std::vector<float> v = uniform<float>(5 * 4, -1, 1);
+  const auto x = xf::asarray<float, Space>(v, {5, 4});
+  for (const char* mode : {"wrap", "reflect", "symmetric"}) {
+    const auto got = xf::to_host(xf::pad(x, {{7, 3}, {2, 9}}, mode));
+    auto source = [&](xf::index_t s, xf::index_t n) {
+      if (std::string(mode) == "wrap") return ((s % n) + n) % n;
+      const xf::index_t period = std::string(mode) == "reflect" ? 2 * n - 2 : 2 * n;
+      const xf::index_t t = ((s % period) + period) % period;
+      return t < n ? t : (std::string(mode) == "reflect" ? period - t : period - 1 - t);
+    };
+    for (xf::index_t i = 0; i < 15; ++i)
+      for (xf::index_t j = 0; j < 15; ++j) {
+        INFO(mode << " at " << i << ", " << j);
+        CHECK(got[static_cast<std::size_t>(i * 15 + j)] == v[static_cast<std::size_t>(source(i - 7, 5) * 4 + source(j - 2, 4))]);
+      }
+  }
+  CHECK_THROWS_AS(xf::pad(xf::array<int, 1, Space>(xf::dims<1>{0}), 1, "wrap"), xf::shape_error);
+}
+
+// SciPy 1.x's convolve2d / correlate2d boundaries, printed for a = arange(20).reshape(4, 5) and
+// k = [[1, 2, 0], [0, -1, 3]].
+template <class Space>
+void convolution_boundaries_match_scipy() {
+  std::vector<double> v(20);
+  for (int i = 0; i < 20; ++i) v[static_cast<std::size_t>(i)] = i;
+  const auto a = xf::asarray<double, Space>(v, {4, 5});
+  const auto k = xf::asarray<double, Space>({1, 2, 0, 0, -1, 3}, {2, 3});
+  using xf::conv_mode;
+  CHECK(xf::to_host(xf::convolve2d(a, k, conv_mode::full, "symm")) ==
+        std::vector<double>{3, 1, 3, 8, 13, 17, 19, 18, 16, 18, 23, 28, 32, 34, 43, 41, 43, 48,
+                            53, 57, 59, 68, 66, 68, 73, 78, 82, 84, 78, 76, 78, 83, 88, 92, 94});
+  CHECK(xf::to_host(xf::convolve2d(a, k, conv_mode::same, "symm")) ==
+        std::vector<double>{1, 3, 8, 13, 17, 16, 18, 23, 28, 32, 41, 43, 48, 53, 57, 66, 68, 73, 78, 82});
+  CHECK(xf::to_host(xf::convolve2d(a, k, conv_mode::valid, "symm")) == std::vector<double>{18, 23, 28, 43, 48, 53, 68, 73, 78});
+  CHECK(xf::to_host(xf::convolve2d(a, k, conv_mode::full, "wrap")) ==
+        std::vector<double>{43, 43, 33, 38, 43, 43, 43, 28, 28, 18, 23, 28, 28, 28, 53, 53, 43, 48,
+                            53, 53, 53, 78, 78, 68, 73, 78, 78, 78, 43, 43, 33, 38, 43, 43, 43});
+  CHECK(xf::to_host(xf::convolve2d(a, k, conv_mode::same, "wrap")) ==
+        std::vector<double>{43, 33, 38, 43, 43, 28, 18, 23, 28, 28, 53, 43, 48, 53, 53, 78, 68, 73, 78, 78});
+  CHECK(xf::to_host(xf::convolve2d(a, k, conv_mode::same, "fill", 7.0)) ==
+        std::vector<double>{15, 18, 21, 24, 29, 37, 18, 23, 28, 30, 47, 43, 48, 53, 50, 57, 68, 73, 78, 70});
+  CHECK(xf::to_host(xf::correlate2d(a, k, conv_mode::same, "symm")) ==
+        std::vector<double>{13, 17, 22, 27, 29, 38, 42, 47, 52, 54, 63, 67, 72, 77, 79, 78, 82, 87, 92, 94});
+  CHECK(xf::to_host(xf::correlate2d(a, k, conv_mode::full, "wrap")) ==
+        std::vector<double>{52, 52, 52, 57, 62, 52, 52, 17, 17, 17, 22, 27, 17, 17, 42, 42, 42, 47,
+                            52, 42, 42, 67, 67, 67, 72, 77, 67, 67, 52, 52, 52, 57, 62, 52, 52});
+  CHECK_THROWS_AS(xf::convolve2d(a, k, conv_mode::same, "reflect"), xf::error);
 }
 
 }  // namespace xf_test::reshaping

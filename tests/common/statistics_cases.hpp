@@ -137,6 +137,9 @@ void nan_reductions_match_reference() {
   CHECK(xf::to_host(xf::nanargmin(c, 1)) == std::vector<std::int64_t>{1, 1});
   CHECK(xf::nanargmax(xf::asarray<double, Space>({nan, -inf})).item() == 0);
   CHECK(xf::nanargmax(xf::asarray<double, Space>({-inf, nan, 3, 3})).item() == 2);
+  // np.nanvar([1, 2, nan], ddof=2) is nan (no degree of freedom left; var([1, 2], ddof=2) is inf).
+  CHECK(std::isnan(xf::nanvar(xf::asarray<double, Space>({1, 2, nan}), xf::ddof(2)).item()));
+  CHECK(std::isinf(xf::var(xf::asarray<double, Space>({1, 2}), xf::ddof(2)).item()));
   // np.nanvar([nan, nan]) is nan; np.nanprod([nan]) is 1.0; np.nanstd([2.0], ddof=1) is nan.
   CHECK(std::isnan(xf::nanvar(xf::asarray<double, Space>({nan, nan})).item()));
   CHECK(xf::nanprod(xf::asarray<double, Space>({nan})).item() == 1.0);
@@ -331,6 +334,33 @@ void quantiles_of_all_elements(std::size_t n, double nan_share) {
   }
 }
 
+// Over all elements, values spread over every digit of the keys: integers over their whole range,
+// floats over 60 decades of both signs.
+template <class Space, class T>
+void quantiles_of_wide_values(std::size_t n) {
+  std::vector<T> x;
+  if constexpr (std::is_integral_v<T>) {
+    x = full_range<T>(n);
+  } else {
+    const std::vector<double> exponent = uniform<double>(n, -30, 30), sign = uniform<double>(n, -1, 1);
+    for (std::size_t i = 0; i < n; ++i) x.push_back(static_cast<T>((sign[i] < 0 ? -1 : 1) * std::pow(10.0, exponent[i])));
+  }
+  const std::vector<double> qs{0, 0.001, 0.25, 0.5, 0.9, 1};
+  const auto got = xf::to_host(xf::quantile(xf::asarray<T, Space>(x), qs));
+  const auto want = xf::to_host(xf::quantile(xf::asarray<T, xf::host>(x), qs));
+  for (std::size_t i = 0; i < qs.size(); ++i) {
+    INFO(n << " wide values, q " << qs[i]);
+    CHECK(got[i] == want[i]);
+  }
+  const auto v = sorted_line(x, [&] {
+    std::vector<std::size_t> all(n);
+    std::iota(all.begin(), all.end(), std::size_t{0});
+    return all;
+  }());
+  CHECK(got[0] == static_cast<double>(v.front()));
+  CHECK(got[qs.size() - 1] == static_cast<double>(v.back()));
+}
+
 template <class Space>
 void quantiles_match_numpy() {
   const float inf = std::numeric_limits<float>::infinity();
@@ -411,7 +441,8 @@ void average_matches_reference() {
   const auto ints = xf::average(xf::asarray<int, Space>({0, 1, 2, 3, 4, 5}, {2, 3}), xf::asarray<float, Space>(std::vector<float>(6, 1.0f), {2, 3}));
   static_assert(std::is_same_v<xf::value_t<decltype(ints)>, double>);
   CHECK(ints.item() == 2.5);
-  CHECK(xf::average(a).item() == xf::mean(a).item());
+  // np.average(np.int8([100, 100]), weights=np.int8([2, 2])) -> 100.0: products in float64, no int8 wrap.
+  CHECK(xf::average(xf::asarray<std::int8_t, Space>({100, 100}), xf::asarray<std::int8_t, Space>({2, 2})).item() == 100.0);
   CHECK_THROWS_AS(xf::average(a, 1, xf::asarray<float, Space>(std::vector<float>(24, 1.0f))), xf::shape_error);
   CHECK_THROWS_AS(xf::average(a, xf::asarray<float, Space>(std::vector<float>(24, 1.0f), {4, 3, 2})), xf::shape_error);
 }
@@ -479,6 +510,13 @@ void searching_and_counting_match_numpy() {
   for (std::size_t j = 0; j < firsts.size(); ++j)
     CHECK(std::find(reps.begin(), reps.end(), distinct[j]) - reps.begin() == firsts[j]);
   CHECK(xf::unique_all(xf::array<float, 1, Space>(xf::dims<1>{0})).values.size() == 0);
+  // NumPy 2's unique_all keeps every NaN apart: [nan, 1, nan] -> values [1, nan, nan], indices
+  // [1, 0, 2], inverse [1, 0, 2], counts [1, 1, 1].
+  const auto nans = xf::unique_all(xf::asarray<double, Space>({nan, 1, nan}));
+  CHECK(nans.values.size() == 3);
+  CHECK(xf::to_host(nans.indices) == std::vector<std::int64_t>{1, 0, 2});
+  CHECK(xf::to_host(nans.inverse_indices) == std::vector<std::int64_t>{1, 0, 2});
+  CHECK(xf::to_host(nans.counts) == std::vector<std::int64_t>{1, 1, 1});
   // np.bincount([0, 1, 1, 3, 2, 1, 7]) -> [1, 3, 1, 1, 0, 0, 0, 1]; minlength=6 of [0, 1, 1, 3] ->
   // [1, 2, 0, 1, 0, 0]; weights [0.5, 1, 1.25, 2] of [0, 1, 1, 2] -> [0.5, 2.25, 2].
   CHECK(xf::to_host(xf::bincount(xf::asarray<int, Space>({0, 1, 1, 3, 2, 1, 7}))) == std::vector<std::int64_t>{1, 3, 1, 1, 0, 0, 0, 1});
@@ -487,6 +525,7 @@ void searching_and_counting_match_numpy() {
         std::vector<double>{0.5, 2.25, 2});
   CHECK(xf::to_host(xf::bincount(xf::array<int, 1, Space>(xf::dims<1>{0}), 3)) == std::vector<std::int64_t>{0, 0, 0});
   CHECK_THROWS_AS(xf::bincount(xf::asarray<int, Space>({0, -1})), xf::error);
+  CHECK_THROWS_AS(xf::bincount(xf::asarray<std::int64_t, Space>({0, std::numeric_limits<std::int64_t>::max()})), xf::error);
   // Random: few bins (counted in shared memory on the device) and many (in global memory).
   for (const int range : {50, 20000}) {
     const std::vector<int> x = uniform<int>(100000, 0, range);
@@ -515,6 +554,11 @@ void searching_and_counting_match_numpy() {
   CHECK(xf::to_host(h5) == std::vector<std::int64_t>{1, 2});
   CHECK_THROWS_AS(xf::histogram(xf::asarray<double, Space>({1, nan})), xf::error);
   CHECK_THROWS_AS(xf::histogram(xf::asarray<double, Space>({1, 2}), 0), xf::error);
+  // NumPy raises "Too many bins for data range" when the bins cannot have finite, positive widths:
+  // float32 edges around 1e8 (the +-0.5 widening is lost), a range of 2e308, 10 bins over [1e17, 1e17].
+  CHECK_THROWS_AS(xf::histogram(xf::asarray<float, Space>({1e8f, 1e8f})), xf::error);
+  CHECK_THROWS_AS(xf::histogram(xf::asarray<double, Space>({-1e308, 1e308})), xf::error);
+  CHECK_THROWS_AS(xf::histogram(xf::asarray<double, Space>({1, 2}), 10, 1e17, 1e17), xf::error);
 }
 
 }  // namespace xf_test::statistics

@@ -76,3 +76,12 @@ TEST_CASE("a draw past 2^31 elements reduces without a buffer", "[gpu][random][l
   const auto count = xf::count_nonzero(xf::random::integers<std::int8_t>({n}, g, 0, 2)).item();
   REQUIRE(std::abs(static_cast<double>(count) - static_cast<double>(n) / 2) < 6 * std::sqrt(static_cast<double>(n) / 4));
 }
+
+TEST_CASE("exponential draws on device arrays match their distribution", "[gpu][random]") {
+  xf_test::random_exponential<xf::device, float>(200000, 2.5);
+  xf_test::random_exponential<xf::device, double>(200000, 0.5);
+}
+
+TEST_CASE("permutation, shuffle and choice on device arrays", "[gpu][random]") {
+  xf_test::random_orderings<xf::device>();
+}

@@ -14,3 +14,11 @@ TEST_CASE("tril, triu, diag, diagflat, logspace and geomspace give NumPy's answe
 TEST_CASE("take_along_axis, select and compress give NumPy's answers on device arrays", "[manip][gpu][numpy]") {
   gathers_and_selections_match_numpy<xf::device>();
 }
+
+TEST_CASE("pad modes wrap, reflect and symmetric, and constants per side, give NumPy's answers on device arrays", "[manip][gpu][numpy]") {
+  pad_modes_match_numpy<xf::device>();
+}
+
+TEST_CASE("convolve2d and correlate2d boundaries symm, wrap and fill values give SciPy's answers on device arrays", "[signal][gpu]") {
+  convolution_boundaries_match_scipy<xf::device>();
+}

@@ -61,3 +61,30 @@ TEST_CASE("average with weights on device arrays", "[gpu][reduce][numpy]") {
 TEST_CASE("searchsorted, flatnonzero, partition, bincount and histogram on device arrays", "[gpu][manip][numpy]") {
   searching_and_counting_match_numpy<xf::device>();
 }
+
+TEMPLATE_TEST_CASE("quantiles over all elements of values spread over every key digit", "[gpu][quantile]", float, double, std::int8_t,
+                   std::uint16_t, int, std::int64_t) {
+  quantiles_of_wide_values<xf::device, TestType>(10007);
+  quantiles_of_wide_values<xf::device, TestType>(1 << 20);
+}
+
+TEST_CASE("quantiles over all of 2^31 + 11 device elements (64-bit positions and counts)", "[gpu][large]") {
+  // -100 .. 100 repeating: value k - 100 occurs n / 201 times, once more for k < n % 201.
+  const xf::index_t n = (xf::index_t{1} << 31) + 11;
+  const xf::array<std::int8_t, 1> x = (xf::arange<std::int64_t>(n) % 201 - 100).astype<std::int8_t>();
+  auto value_at_rank = [&](xf::index_t rank) {
+    xf::index_t below = 0;
+    for (xf::index_t k = 0; k < 201; ++k) {
+      below += n / 201 + (k < n % 201 ? 1 : 0);
+      if (rank < below) return static_cast<double>(k - 100);
+    }
+    return 100.0;
+  };
+  const double at = static_cast<double>(n - 1) * 0.9;
+  const auto lo = static_cast<xf::index_t>(at);
+  const double a = value_at_rank(lo), b = value_at_rank(lo + 1), gamma = at - static_cast<double>(lo);
+  CHECK(xf::quantile(x, 0.9).item() == (gamma >= 0.5 ? b - (b - a) * (1 - gamma) : a + (b - a) * gamma));
+  CHECK(xf::median(x).item() == (value_at_rank((n - 1) / 2) + value_at_rank(n / 2)) / 2);
+  CHECK(xf::quantile(x, 0.0).item() == -100.0);
+  CHECK(xf::quantile(x, 1.0).item() == 100.0);
+}

@@ -36,3 +36,12 @@ TEST_CASE("doc example: random draws", "[host][random][docs]") {
   CHECK(dice.at(9) <= 6);
   CHECK(g.draws() == 3);
 }
+
+TEST_CASE("exponential draws on host arrays match their distribution", "[host][random]") {
+  xf_test::random_exponential<xf::host, float>(200000, 2.5);
+  xf_test::random_exponential<xf::host, double>(200000, 0.5);
+}
+
+TEST_CASE("permutation, shuffle and choice on host arrays", "[host][random]") {
+  xf_test::random_orderings<xf::host>();
+}

@@ -36,3 +36,9 @@ TEST_CASE("average with weights of a's shape or along an axis", "[reduce][host][
 TEST_CASE("searchsorted, flatnonzero, partition, bincount and histogram give NumPy's answers", "[manip][host][numpy]") {
   searching_and_counting_match_numpy<xf::host>();
 }
+
+TEMPLATE_TEST_CASE("quantiles over all elements of values spread over every key digit", "[quantile][host]", float, double, std::int8_t,
+                   std::uint16_t, int, std::int64_t) {
+  quantiles_of_wide_values<xf::host, TestType>(10007);
+  quantiles_of_wide_values<xf::host, TestType>(1 << 20);
+}

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <utility>
 
@@ -53,8 +54,8 @@ struct histogram_bin {
   XF_HD XF_FORCEINLINE int operator()(const V& value) const {
     const E x = convert<E>(value);
     if (!(x >= first && x <= last)) return -1;
-    index_t at = static_cast<index_t>(static_cast<double>(x - first) / (static_cast<double>(last) - first) * static_cast<double>(bins));
-    if (at == bins) --at;
+    const double scaled = static_cast<double>(x - first) / (static_cast<double>(last) - first) * static_cast<double>(bins);
+    index_t at = scaled >= static_cast<double>(bins) ? bins - 1 : scaled > 0 ? static_cast<index_t>(scaled) : 0;  // NaN: 0
     if (x < edges[at]) --at;
     else if (at != bins - 1 && x >= edges[at + 1]) ++at;
     return static_cast<int>(at);
@@ -71,6 +72,9 @@ index_t bincount_length(const Values& values, index_t minlength) {
   if (static_cast<long double>(low.item()) < 0)
     throw error("xf::bincount: x must have no negative elements (its minimum is " +
                 std::to_string(static_cast<long long>(low.item())) + ")");
+  const auto largest = static_cast<long double>(high.item());
+  if (largest >= static_cast<long double>(std::numeric_limits<index_t>::max()))
+    throw error("xf::bincount: the largest value " + std::to_string(static_cast<long long>(high.item())) + " asks for too many bins");
   return std::max<index_t>(minlength, static_cast<index_t>(high.item()) + 1);
 }
 
@@ -85,7 +89,8 @@ template <expression X>
 auto bincount(const X& x, index_t minlength = 0) {
   using T = value_t<X>;
   static_assert(rank_v<X> == 1, "xf::bincount: x must be 1-D");
-  static_assert(is_integer<T> || is_bool<T>, "xf::bincount: x must hold integers (NumPy casts safely to intp only)");
+  static_assert((is_integer<T> && !std::is_same_v<T, std::uint64_t>) || is_bool<T>,
+                "xf::bincount: x must hold integers that convert safely to int64 (NumPy's intp): not uint64");
   using S = resolved_space_t<space_t<X>>;
   const auto values = ascontiguousarray(detail::as_array(x));
   array<std::int64_t, 1, S> out = zeros<std::int64_t>({detail::bincount_length(values, minlength)});
@@ -97,7 +102,8 @@ auto bincount(const X& x, index_t minlength = 0) {
 template <expression X, expression W>
 auto bincount(const X& x, const W& weights, index_t minlength = 0) {
   static_assert(rank_v<X> == 1 && rank_v<W> == 1, "xf::bincount: x and the weights must be 1-D");
-  static_assert(is_integer<value_t<X>> || is_bool<value_t<X>>, "xf::bincount: x must hold integers (NumPy casts safely to intp only)");
+  static_assert((is_integer<value_t<X>> && !std::is_same_v<value_t<X>, std::uint64_t>) || is_bool<value_t<X>>,
+                "xf::bincount: x must hold integers that convert safely to int64 (NumPy's intp): not uint64");
   using S = resolved_space_t<space_t<X>>;
   if (weights.shape()[0] != x.shape()[0])
     throw shape_error("xf::bincount: weights of length " + std::to_string(weights.shape()[0]) + " for x of length " +
@@ -111,7 +117,9 @@ auto bincount(const X& x, const W& weights, index_t minlength = 0) {
 
 // NumPy's histogram(a, bins, range): counts of the flattened a in `bins` equal bins over [low,
 // high] (the last bin includes high; values outside, and NaN, are left out), and the bins + 1
-// edges. The edges are float64, or a's type for float arrays (as NumPy's).
+// edges. The edges are float64, or a's type for float and double arrays (as NumPy's; float for
+// half and bfloat16, where NumPy keeps float16). A range too narrow or too wide for bins of
+// finite, positive width is an xf::error, as NumPy's ValueError.
 template <expression A>
 auto histogram(const A& a, index_t bins, double low, double high) {
   using V = value_t<A>;
@@ -124,6 +132,16 @@ auto histogram(const A& a, index_t bins, double low, double high) {
     throw error("xf::histogram: the range must be finite with low <= high (got [" + std::to_string(low) + ", " +
                 std::to_string(high) + "])");
   if (low == high) low -= 0.5, high += 0.5;
+  // NumPy's check: every bin of finite, positive width in the edges' type (the edges are computed
+  // once more on the host for it, bit for bit as on the device).
+  const array<Edge, 1, host> host_edges = linspace(low, high, bins + 1).template astype<Edge>();
+  const Edge* e = host_edges.data();
+  bool finite_bins = std::isfinite(static_cast<double>(e[bins]) - static_cast<double>(e[0])) &&
+                     std::isfinite(static_cast<double>(e[bins] - e[0]));
+  for (index_t i = 0; finite_bins && i < bins; ++i) finite_bins = e[i] < e[i + 1];
+  if (!finite_bins)
+    throw error("xf::histogram: too many bins for data range: cannot create " + std::to_string(bins) +
+                " finite-sized bins over [" + std::to_string(low) + ", " + std::to_string(high) + "] in " + dtype_name<Edge>);
   array<Edge, 1, S> edges = linspace(low, high, bins + 1).template astype<Edge>();
   detail::require_access(edges.device_id(), "xf::histogram");
   const auto flat = ascontiguousarray(detail::as_array(a)).ravel();

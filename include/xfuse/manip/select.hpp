@@ -86,6 +86,15 @@ struct differs {
   }
 };
 
+// The same with every NaN its own value (NumPy 2's unique_all, unique_counts, unique_inverse:
+// equal_nan=False).
+template <class T>
+struct differs_nan_distinct {
+  XF_HD XF_FORCEINLINE bool operator()(const T& next, const T& prev) const {
+    return !(convert<compute_t<T>>(next) == convert<compute_t<T>>(prev));
+  }
+};
+
 // The j-th unique value: run j starts after the j-th difference.
 template <class T>
 struct nth_unique {
@@ -164,7 +173,7 @@ struct run_of_position {
 
 }  // namespace detail
 
-// NumPy 2's unique_all(x): the sorted distinct values of the flattened x (NaN once, last), the
+// NumPy 2's unique_all(x): the sorted distinct values of the flattened x (each NaN its own, last), the
 // index of each one's first occurrence, the inverse indices (x's shape: where each element's
 // value is in `values`) and the counts. unique_counts and unique_inverse return parts of it.
 template <class T, int R, class S>
@@ -190,7 +199,7 @@ auto unique_all(const E& e) {
   if (n == 0) return r;
   const auto order = argsort(flat);
   const auto sorted = take(flat, order, "clip");  // valid positions: no check, no host read
-  const auto counts = cumsum(map(detail::differs<T>{}, sorted(slice(1, _)), sorted(slice(_, -1))));
+  const auto counts = cumsum(map(detail::differs_nan_distinct<T>{}, sorted(slice(1, _)), sorted(slice(_, -1))));
   const index_t runs = 1 + (n > 1 ? static_cast<index_t>(counts(n - 2).item()) : 0);  // the host read
   detail::require_access(counts.device_id(), "xf::unique_all");
   const Index starts = map(detail::nth_run_start{counts.data(), n}, arange<index_t>(runs));

@@ -232,31 +232,36 @@ array<T, 2, S> diagflat(const array<T, R, S>& v, index_t k = 0) {
   return diag(atleast_1d(v).ravel(), k);
 }
 
-// np.take_along_axis(a, indices, axis): out[..., j, ...] = a[..., indices[..., j, ...], ...], the
-// indices of a's rank with a's extents off the axis. Indices are checked (one host read); then
-// one fused gather.
+// np.take_along_axis(a, indices, axis): out[..., j, ...] = a[..., indices[..., j, ...], ...]; off
+// the axis, indices and a broadcast against each other (equal extents, or 1 in either). Indices
+// are checked (one host read); then one fused gather.
 template <class T, int R, class S, class I>
 array<T, R, S> take_along_axis(const array<T, R, S>& a, const array<I, R, S>& indices, int axis) {
   constexpr const char* op = "xf::take_along_axis";
   detail::check_index_type<I>();
   axis = detail::normalize_axis_of(axis, a.shape(), op);
-  for (int d = 0; d < R; ++d)
-    if (d != axis && indices.shape()[d] != a.shape()[d])
-      throw shape_error(std::string(op) + ": indices of shape " + to_string(indices.shape()) + " do not match a's shape " +
+  dims<R> shape = indices.shape();
+  for (int d = 0; d < R; ++d) {
+    if (d == axis) continue;
+    const index_t x = a.shape()[d], i = indices.shape()[d];
+    if (x != i && x != 1 && i != 1)
+      throw shape_error(std::string(op) + ": indices of shape " + to_string(indices.shape()) + " do not broadcast against a's shape " +
                         to_string(a.shape()) + " off axis " + std::to_string(axis));
+    shape[d] = x == 1 ? i : x;
+  }
   detail::check_indices(indices, a.shape()[axis], axis, op);
   detail::require_access(a.device_id(), op);
   detail::along_axis_gather<T, R> g{a.data(), {}, {}, {}, axis};
-  const auto result_strides = detail::c_strides(indices.shape());
+  const auto result_strides = detail::c_strides(shape);
   for (int d = 0; d < R; ++d) {
-    g.extent[d] = d == axis ? a.shape()[d] : indices.shape()[d];
-    g.source_stride[d] = a.strides()[d];
+    g.extent[d] = d == axis ? a.shape()[d] : shape[d];
+    g.source_stride[d] = a.shape()[d] == 1 && d != axis ? 0 : a.strides()[d];  // a broadcast along d
     g.result_stride[d] = result_strides[d];
   }
   // Each result element's C-order position: a generator, no memory.
-  const detail::generator_node<detail::arange_leaf<index_t>, R> positions(detail::arange_leaf<index_t>{0.0, 1.0, 0, 1},
-                                                                        indices.shape(), result_strides);
-  return map(g, indices, positions);
+  const detail::generator_node<detail::arange_leaf<index_t>, R> positions(detail::arange_leaf<index_t>{0.0, 1.0, 0, 1}, shape,
+                                                                        result_strides);
+  return map(g, indices.broadcast_to(shape), positions);
 }
 
 // np.select(conditions, choices, default): from the first condition that holds, its choice;
@@ -272,14 +277,12 @@ array<T, R, S> select(const std::vector<C>& conditions, const std::vector<array<
 }
 
 // np.compress(condition, a, axis): the slices along the axis where the 1-D condition holds (a
-// shorter condition leaves the rest out). One host read (the count).
+// shorter condition leaves the rest out; a longer one may only hold past the axis where it is
+// false, else xf::index_error). One host read (the count), two for a longer condition.
 template <class T, int R, class S, class C>
 array<T, R, S> compress(const array<C, 1, S>& condition, const array<T, R, S>& a, int axis) {
   axis = detail::normalize_axis_of(axis, a.shape(), "xf::compress");
-  if (condition.shape()[0] > a.shape()[axis])
-    throw index_error("xf::compress: condition of length " + std::to_string(condition.shape()[0]) + " is longer than axis " +
-                      std::to_string(axis) + " of length " + std::to_string(a.shape()[axis]));
-  return take(a, flatnonzero(condition), axis, "clip");
+  return take(a, flatnonzero(condition), axis, condition.shape()[0] > a.shape()[axis] ? "raise" : "clip");
 }
 
 }  // namespace xf

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// pad (modes "constant" and "edge") and roll: each element of the result reads one element of the
-// source found axis by axis (shifted, then wrapped, clamped or replaced by a constant). One fused
+// pad (modes "constant", "edge", "wrap", "reflect", "symmetric") and roll: each element of the
+// result reads one element of the source found axis by axis (shifted, then wrapped, clamped,
+// mirrored or replaced by a constant). One fused
 // kernel: xf::map of one coordinate generator per axis, reading the source through its pointer.
 #pragma once
 
@@ -13,58 +14,89 @@
 namespace xf {
 namespace detail {
 
-// Along one axis, result index c reads source index c - shift; outside [0, n) the rule decides.
-enum class edge_rule : int { wrap, clamp, fill };
+// Along one axis, result index c reads source index c - shift; outside [0, n) the rule decides:
+// wrap once (roll: shifts in [0, n)), clamp to the edge, fill with a constant (the one of the
+// side), or repeat periodically, as NumPy's pad modes "wrap", "reflect" (mirrored on the edge
+// values, period 2n - 2) and "symmetric" (mirrored past them, period 2n).
+enum class edge_rule : int { wrap, clamp, fill, periodic, reflect, symmetric };
 struct axis_rule {
   index_t shift, n;
   edge_rule rule;
 };
+
+// Source index of s outside [0, n) under a repeating rule.
+XF_HD XF_FORCEINLINE index_t repeated_index(index_t s, index_t n, edge_rule rule) {
+  if (rule == edge_rule::periodic) return (s % n + n) % n;
+  if (rule == edge_rule::reflect) {
+    if (n == 1) return 0;
+    const index_t period = 2 * n - 2, t = (s % period + period) % period;
+    return t < n ? t : period - t;
+  }
+  const index_t period = 2 * n, t = (s % period + period) % period;  // symmetric
+  return t < n ? t : period - 1 - t;
+}
 
 template <class T, int R>
 struct gather_by_axes {
   const T* data;
   index_t stride[R];
   axis_rule rules[R];
-  T fill;
+  T fill[R][2];  // per axis and side; NumPy pads axis by axis, so in a corner the last axis wins
   template <class... C>
   XF_HD XF_FORCEINLINE T operator()(const C&... c) const {
     const index_t at[R] = {static_cast<index_t>(c)...};
     index_t off = 0;
+    const T* constant = nullptr;
     for (int d = 0; d < R; ++d) {
       const axis_rule& r = rules[d];
       index_t s = at[d] - r.shift;
       if (s < 0 || s >= r.n) {
-        if (r.rule == edge_rule::fill) return fill;
+        if (r.rule == edge_rule::fill) {
+          constant = &fill[d][s < 0 ? 0 : 1];
+          continue;
+        }
         if (r.rule == edge_rule::wrap) s = s < 0 ? s + r.n : s - r.n;  // shifts are in [0, n)
-        else s = s < 0 ? 0 : r.n - 1;
+        else if (r.rule == edge_rule::clamp) s = s < 0 ? 0 : r.n - 1;
+        else s = repeated_index(s, r.n, r.rule);
       }
       off += s * stride[d];
     }
-    return data[off];
+    return constant != nullptr ? *constant : data[off];
   }
 };
 
 template <class T, int R, class S>
-array<T, R, S> gather_axes(const array<T, R, S>& a, const dims<R>& shape, const axis_rule (&rules)[R], T fill,
+array<T, R, S> gather_axes(const array<T, R, S>& a, const dims<R>& shape, const axis_rule (&rules)[R], const T (&fill)[R][2],
                            const char* op) {
   array<T, R, S> out(shape);
   if (out.size() == 0) return out;
   require_access(a.device_id(), op);  // the source is read through a pointer, not as a leaf
-  gather_by_axes<T, R> f{a.data(), {}, {}, fill};
-  for (int d = 0; d < R; ++d) f.stride[d] = a.strides()[d], f.rules[d] = rules[d];
+  gather_by_axes<T, R> f{a.data(), {}, {}, {}};
+  for (int d = 0; d < R; ++d) {
+    f.stride[d] = a.strides()[d], f.rules[d] = rules[d];
+    f.fill[d][0] = fill[d][0], f.fill[d][1] = fill[d][1];
+  }
   [&]<int... D>(std::integer_sequence<int, D...>) {
     evaluate_into(out, map(f, coordinate<R>(shape, D)...), op);
   }(std::make_integer_sequence<int, R>{});
   return out;
 }
 
+inline edge_rule pad_rule(std::string_view mode) {
+  if (mode == "constant") return edge_rule::fill;
+  if (mode == "edge") return edge_rule::clamp;
+  if (mode == "wrap") return edge_rule::periodic;
+  if (mode == "reflect") return edge_rule::reflect;
+  if (mode == "symmetric") return edge_rule::symmetric;
+  throw error("xf::pad: mode must be \"constant\", \"edge\", \"wrap\", \"reflect\" or \"symmetric\", got \"" +
+              std::string(mode) + "\"");
+}
+
 template <class T, int R, class S>
-array<T, R, S> pad_impl(const array<T, R, S>& a, const index_t (&widths)[R][2], std::string_view mode, T value) {
+array<T, R, S> pad_impl(const array<T, R, S>& a, const index_t (&widths)[R][2], std::string_view mode, const T (&values)[R][2]) {
   static_assert(R >= 1, "xf::pad: a 0-d array has no axis to pad");
   constexpr const char* op = "xf::pad";
-  const bool edge = mode == "edge";
-  if (!edge && mode != "constant")
-    throw error(std::string(op) + ": mode must be \"constant\" or \"edge\", got \"" + std::string(mode) + "\"");
+  const edge_rule rule = pad_rule(mode);
   dims<R> shape{};
   axis_rule rules[R];
   for (int d = 0; d < R; ++d) {
@@ -72,25 +104,35 @@ array<T, R, S> pad_impl(const array<T, R, S>& a, const index_t (&widths)[R][2], 
     if (before < 0 || after < 0)
       throw shape_error(std::string(op) + ": negative pad width (" + std::to_string(before) + ", " + std::to_string(after) +
                         ") for axis " + std::to_string(d) + " of shape " + to_string(a.shape()));
-    if (edge && n == 0 && before + after > 0)
+    if (rule != edge_rule::fill && n == 0 && before + after > 0)
       throw shape_error(std::string(op) + ": cannot extend the empty axis " + std::to_string(d) + " of shape " +
-                        to_string(a.shape()) + " with mode \"edge\"");
+                        to_string(a.shape()) + " with mode \"" + std::string(mode) + "\"");
     shape[d] = extent_sum(extent_sum(before, n, op), after, op);
-    rules[d] = {before, n, edge ? edge_rule::clamp : edge_rule::fill};
+    rules[d] = {before, n, rule};
   }
   checked_size(shape, sizeof(T), op);
-  return gather_axes(a, shape, rules, value, op);
+  return gather_axes(a, shape, rules, values, op);
+}
+
+template <class T, int R>
+void same_value_everywhere(T (&values)[R][2], T value) {
+  for (auto& side : values) side[0] = side[1] = value;
 }
 
 }  // namespace detail
 
 // NumPy's pad(a, pad_width, mode, constant_values): widths[d] = {before, after} for each axis
 // ({{1, 2}, {0, 3}} for a 2-D array), or one width for every side. Mode "constant" fills with
-// `value` (default 0), "edge" repeats the edge values. One kernel; the result is C-ordered.
+// `value` (default 0), or with one value per axis and side ({{1, 2}, {3, 4}}: in the corners the
+// last axis's, as NumPy's); "edge" repeats the edge values; "wrap", "reflect" and "symmetric"
+// repeat the array periodically, mirrored on its edge values or past them (widths larger than the
+// axis included). One kernel; the result is C-ordered.
 template <element T, int R, class S>
 array<T, R, S> pad(const array<T, R, S>& a, const index_t (&widths)[R][2], std::string_view mode = "constant",
                    std::type_identity_t<T> value = detail::convert<T>(0)) {
-  return detail::pad_impl(a, widths, mode, value);
+  T values[R][2];
+  detail::same_value_everywhere(values, value);
+  return detail::pad_impl(a, widths, mode, values);
 }
 template <element T, int R, class S>
 array<T, R, S> pad(const array<T, R, S>& a, index_t width, std::string_view mode = "constant",
@@ -98,7 +140,11 @@ array<T, R, S> pad(const array<T, R, S>& a, index_t width, std::string_view mode
   static_assert(R >= 1, "xf::pad: a 0-d array has no axis to pad");
   index_t widths[R][2];
   for (auto& w : widths) w[0] = w[1] = width;
-  return detail::pad_impl(a, widths, mode, value);
+  return pad(a, widths, mode, value);
+}
+template <element T, int R, class S>
+array<T, R, S> pad(const array<T, R, S>& a, const index_t (&widths)[R][2], const std::type_identity_t<T> (&values)[R][2]) {
+  return detail::pad_impl(a, widths, "constant", values);
 }
 
 // NumPy's roll(a, shifts, axes): elements shifted along each axis, those past the end coming back
@@ -114,7 +160,9 @@ array<T, R, S> roll(const array<T, R, S>& a, const index_t (&shifts)[N], const i
   }
   for (auto& r : rules)
     if (r.n > 0) r.shift = (r.shift % r.n + r.n) % r.n;
-  return detail::gather_axes(a, a.shape(), rules, detail::convert<T>(0), "xf::roll");
+  T unused[R][2];
+  detail::same_value_everywhere(unused, detail::convert<T>(0));
+  return detail::gather_axes(a, a.shape(), rules, unused, "xf::roll");
 }
 // One axis: xf::roll(a, 2, 1).
 template <element T, int R, class S>

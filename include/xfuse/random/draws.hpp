@@ -124,6 +124,27 @@ struct normal_draw : grouped_draw<normal_draw<T>, T, draw_compute_t<T>, sizeof(d
   }
 };
 
+// Exponential: 0 - scale * log(u), u in (0, 1] (inversion; the 0 - keeps u = 1 at +0; NumPy's Generator uses a ziggurat, so the
+// values differ from NumPy's, the distribution does not).
+template <class T>
+struct exponential_draw : grouped_draw<exponential_draw<T>, T, draw_compute_t<T>, sizeof(draw_compute_t<T>) == 8 ? 2 : 4> {
+  using C = draw_compute_t<T>;
+  philox_key key;
+  C scale;
+  XF_HD XF_FORCEINLINE void group(std::uint64_t c, C* out) const {
+    const uint4 w = philox_block(key, c);
+    if constexpr (sizeof(C) == 8) {
+      out[0] = C(0) - scale * exact_log(unit_double(w.x, w.y, true));
+      out[1] = C(0) - scale * exact_log(unit_double(w.z, w.w, true));
+    } else {
+      out[0] = C(0) - scale * exact_log(unit_float(w.x, true));
+      out[1] = C(0) - scale * exact_log(unit_float(w.y, true));
+      out[2] = C(0) - scale * exact_log(unit_float(w.z, true));
+      out[3] = C(0) - scale * exact_log(unit_float(w.w, true));
+    }
+  }
+};
+
 // Integers on [low, high): low + floor(x range / 2^64) for 64 random bits x (Lemire's
 // multiply-shift without rejection: bias below range / 2^64).
 template <class T>

@@ -256,7 +256,8 @@ struct var_reducer {
   }
   XF_HD out_type finish(const acc_type& a, index_t) const {
     const Real dof = static_cast<Real>(a.count) - ddof;
-    const Real v = a.m2 / (dof > Real(0) ? dof : Real(0));
+    // var divides by max(dof, 0) (inf past the end, as NumPy's); nanvar gives NaN there, as NumPy's.
+    const Real v = SkipNan && !(dof > Real(0)) ? std::numeric_limits<Real>::quiet_NaN() : a.m2 / (dof > Real(0) ? dof : Real(0));
     if constexpr (Sqrt) return convert<out_type>(math::r_sqrt(v));
     else return convert<out_type>(v);
   }
