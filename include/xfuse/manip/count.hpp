@@ -142,7 +142,10 @@ auto histogram(const A& a, index_t bins, double low, double high) {
   if (!finite_bins)
     throw error("xf::histogram: too many bins for data range: cannot create " + std::to_string(bins) +
                 " finite-sized bins over [" + std::to_string(low) + ", " + std::to_string(high) + "] in " + dtype_name<Edge>);
-  array<Edge, 1, S> edges = linspace(low, high, bins + 1).template astype<Edge>();
+  const array<Edge, 1, S> edges = [&] {
+    if constexpr (std::is_same_v<S, host>) return host_edges;  // host arrays: the checked edges themselves
+    else return array<Edge, 1, S>(linspace(low, high, bins + 1).template astype<Edge>());
+  }();
   detail::require_access(edges.device_id(), "xf::histogram");
   const auto flat = ascontiguousarray(detail::as_array(a)).ravel();
   const array<int, 1, S> at = eval(map(detail::histogram_bin<Edge>{edges.data(), bins, static_cast<Edge>(low), static_cast<Edge>(high)}, flat));
