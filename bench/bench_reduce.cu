@@ -1,10 +1,12 @@
-// Reductions, scans, sorts and quantiles against CUB and the copy ceiling, in one run (the reduction targets):
+// Reductions, scans, sorts, quantiles and selections against CUB and the copy ceiling, in one run (the reduction targets):
 // CUDA-event medians, counters GBps / vs_copy / vs_cub as in bench_elementwise.cu.
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_radix_sort.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
+#include <cub/device/device_select.cuh>
+#include <xfuse/manip.hpp>
 #include <xfuse/quantile.hpp>
 #include <xfuse/scan.hpp>
 #include <xfuse/sort.hpp>
@@ -267,6 +269,53 @@ void quantile_plain(benchmark::State& state) {
   state.counters["vs_sort"] = sort / ms;
 }
 
+// x(m) of 1e8 floats, half of them selected (the target: >= 0.5x a copy of x, i.e. vs_copy with
+// the copy's bytes), with a stored mask or the expression x > 0; against CUB's DeviceSelect::Flagged
+// on the same pointers, which does not count first (the length of xfuse's result is data).
+template <bool Expression>
+void select_mask(benchmark::State& state) {
+  const auto x = random_array<float>(n8);
+  const xf::array<bool, 1> m(x > 0);
+  const xf::array<float, 1> c({n8});
+  const xf::array<std::int64_t, 0> selected(xf::dims<0>{});
+  const cudaStream_t s = xf::current_stream().handle();
+  std::size_t bytes = 0;
+  check(cub::DeviceSelect::Flagged(nullptr, bytes, x.data(), m.data(), c.data(), selected.data(), n8, s), "select size");
+  const xf::array<unsigned char, 1> temp({static_cast<xf::index_t>(bytes)});
+  const double cub = median_ms([&] { check(cub::DeviceSelect::Flagged(temp.data(), bytes, x.data(), m.data(), c.data(), selected.data(), n8, s), "select"); });
+  xf::array<float, 1> r;
+  const double ms = Expression ? median_ms([&] { r = x(x > 0); }) : median_ms([&] { r = x(m); });
+  require_close(static_cast<double>(r.size()), static_cast<double>(selected.item()), "x(m) count");
+  require_close(static_cast<double>(xf::count_nonzero(r != c(xf::slice(0, r.size()))).item()), 0, "x(m)");
+  report(state, ms, static_cast<double>(n8) * 8);
+  state.counters["vs_cub"] = cub / ms;
+}
+
+// x(m) = 0 in place (one fused kernel: where(m, 0, x)), against the same with xf::where written out.
+void assign_mask(benchmark::State& state) {
+  const auto x = random_array<float>(n8);
+  const xf::array<bool, 1> m(x > 0);
+  const double ms = median_ms([&] { x(m) = 0; });
+  const double written_out = median_ms([&] { x.assign(xf::where(m, 0.0f, x)); });
+  require_close(static_cast<double>(xf::count_nonzero(x > 0).item()), 0, "x(m) = 0");
+  report(state, ms, static_cast<double>(n8) * 9);
+  state.counters["vs_where"] = written_out / ms;
+}
+
+// x(idx): 1e7 random int64 indices into 1e8 floats, checked first (NumPy raises on a bad one), against
+// xf::take in "wrap" mode, which has no check.
+void gather_index(benchmark::State& state) {
+  constexpr xf::index_t k = 10'000'000;
+  const auto x = random_array<float>(n8);
+  const xf::array<std::int64_t, 1> idx = (random_array<double>(k, 0, 1) * (n8 - 1)).astype<std::int64_t>();
+  xf::array<float, 1> r;
+  const double ms = median_ms([&] { r = x(idx); });
+  const double unchecked = median_ms([&] { r = xf::take(x, idx, 0, "wrap"); });
+  require_close(static_cast<double>(xf::count_nonzero(r != xf::take(x, idx)).item()), 0, "x(idx)");
+  report(state, ms, static_cast<double>(k) * 16);
+  state.counters["vs_unchecked"] = unchecked / ms;
+}
+
 }  // namespace
 
 BENCHMARK(sum_plain)->Name("reduce/sum(x)/f32/1e8")->UseManualTime()->Iterations(1);
@@ -288,5 +337,10 @@ BENCHMARK(sort_rows)->Name("sort/sort(A)/f32/8192^2")->UseManualTime()->Iteratio
 BENCHMARK(sort_columns)->Name("sort/sort(A,0)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK(quantile_plain<true>)->Name("quantile/median(x)/f32/1e8")->UseManualTime()->Iterations(1);
 BENCHMARK(quantile_plain<false>)->Name("quantile/quantile(x,0.9)/f32/1e8")->UseManualTime()->Iterations(1);
+
+BENCHMARK(select_mask<false>)->Name("select/x(m)/f32/1e8")->UseManualTime()->Iterations(1);
+BENCHMARK(select_mask<true>)->Name("select/x(x>0)/f32/1e8")->UseManualTime()->Iterations(1);
+BENCHMARK(assign_mask)->Name("select/x(m)=0/f32/1e8")->UseManualTime()->Iterations(1);
+BENCHMARK(gather_index)->Name("select/x(idx)/f32/1e8,1e7")->UseManualTime()->Iterations(1);
 
 XF_BENCH_MAIN()

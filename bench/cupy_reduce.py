@@ -13,6 +13,9 @@ def main(out_path):
     x = cp.random.uniform(0, 1, n).astype(cp.float32)
     y = cp.random.uniform(0, 1, n).astype(cp.float32)
     a = cp.random.uniform(-1, 1, (side, side)).astype(cp.float32)
+    xs = cp.random.uniform(-1, 1, n).astype(cp.float32)  # half of it above 0
+    m, x_set = xs > 0, xs.copy()
+    idx = cp.random.randint(0, n, 10_000_000, dtype=cp.int64)
     fused_dot = cp.fuse(kernel_name="sum_product")(lambda p, q: cp.sum(p * q))
     results = {
         "reduce/sum(x)/f32/1e8": {"ms": median_ms(lambda: cp.sum(x)), "bytes": n * 4},
@@ -33,6 +36,10 @@ def main(out_path):
         "sort/sort(A,0)/f32/8192^2": {"ms": median_ms(lambda: cp.sort(a, axis=0), reps=7, warmup=1), "bytes": side * side * 8},
         "quantile/median(x)/f32/1e8": {"ms": median_ms(lambda: cp.median(x), reps=7, warmup=1), "bytes": n * 4},
         "quantile/quantile(x,0.9)/f32/1e8": {"ms": median_ms(lambda: cp.quantile(x, 0.9), reps=7, warmup=1), "bytes": n * 4},
+        "select/x(m)/f32/1e8": {"ms": median_ms(lambda: xs[m]), "bytes": n * 8},
+        "select/x(x>0)/f32/1e8": {"ms": median_ms(lambda: xs[xs > 0]), "bytes": n * 8},
+        "select/x(m)=0/f32/1e8": {"ms": median_ms(lambda: x_set.__setitem__(m, 0)), "bytes": n * 9},
+        "select/x(idx)/f32/1e8,1e7": {"ms": median_ms(lambda: xs[idx]), "bytes": 10_000_000 * 16},
     }
     meta = {"device": cp.cuda.runtime.getDeviceProperties(0)["name"].decode(), "cupy": cp.__version__}
     with open(out_path, "w") as f:

@@ -14,7 +14,7 @@ from types import SimpleNamespace as Record
 root = pathlib.Path(__file__).resolve().parent.parent
 INCLUDE, OUT = root / "include" / "xfuse", root / "docs" / "api.md"
 # The top-level headers, in the order that claims the internal headers they include (the first wins).
-TOP = "core complex half fuse print npy reduce scan sort quantile average softmax norm graph random permutation manip signal interop linalg benchmark legate".split()
+TOP = "core complex half fuse print npy npz reduce scan sort quantile average softmax norm graph random permutation manip signal interop linalg benchmark legate".split()
 
 # Counterparts. A function of xf or xf::lazy is numpy.NAME unless NOT_NUMPY lists it; a member of an array-like
 # class is numpy.ndarray.NAME when NDARRAY has it; a name of these namespaces or classes is PREFIX.NAME when listed.
@@ -23,7 +23,7 @@ NOT_NUMPY = set("name_of to_string wait synchronize to_host_async to_device eval
 NDARRAY = set("shape strides size nbytes ndim itemsize data T transpose reshape ravel flatten diagonal squeeze copy "
               "astype item swapaxes".split())
 ARRAY_LIKE = ("xf::array", "xf::matmul_expr")
-PREFIXES = {"xf::linalg": ("numpy.linalg", "solve inv det slogdet cholesky qr svd svdvals eigh eigvalsh lstsq pinv norm"),
+PREFIXES = {"xf::linalg": ("numpy.linalg", "solve inv det slogdet cholesky qr svd svdvals eigh eigvalsh lstsq pinv norm matrix_power multi_dot matrix_rank cond"),
             "xf::random": ("numpy.random.Generator", "uniform normal standard_normal integers exponential standard_exponential permutation shuffle choice"),
             "xf::device": ("cupy.cuda.Device", "id use synchronize"), "xf::event": ("cupy.cuda.Event", "record synchronize done"),
             "xf::stream": ("cupy.cuda.Stream", "synchronize done record"),
@@ -33,6 +33,7 @@ PREFIXES = {"xf::linalg": ("numpy.linalg", "solve inv det slogdet cholesky qr sv
             "xf::pinned_memory_pool": ("cupy.cuda.PinnedMemoryPool", "n_free_blocks free_all_blocks")}
 OVERRIDES = {  # counterparts that follow no rule above ("group name" keys one header's row); "" for none
     "xf::erf": "scipy.special.erf", "xf::erfc": "scipy.special.erfc", "xf::astype": "numpy.ndarray.astype",
+    "xf::delete_": "numpy.delete",
     "xf::array": "numpy.ndarray", "xf::array::get": "cupy.ndarray.get", "xf::array::device_id": "cupy.ndarray.device",
     "xf::array::dtype_name": "numpy.ndarray.dtype", "xf::array::is_contiguous": "numpy.ndarray.flags",
     "xf::array::flip": "numpy.flip", "xf::array::expand_dims": "numpy.expand_dims", "xf::array::assign": "numpy.copyto",
@@ -51,7 +52,10 @@ OVERRIDES = {  # counterparts that follow no rule above ("group name" keys one h
     "xf::convolve2d": "scipy.signal.convolve2d", "xf::correlate2d": "scipy.signal.correlate2d", "xf::fuse": "cupy.fuse",
     "xf::map": "cupy.ElementwiseKernel", "xf::launch": "cupy.RawKernel", "xf::benchmark": "cupyx.profiler.benchmark",
     "xf::repr": "repr(numpy.ndarray)", "print xf::operator<<": "print(numpy.ndarray)", "xf::save_npy": "numpy.save",
-    "xf::load_npy": "numpy.load", "xf::read_npy_header": "numpy.lib.format.read_array_header_1_0",
+    "xf::load_npy": "numpy.load", "xf::savez": "numpy.savez", "xf::savez_compressed": "numpy.savez_compressed",
+    "xf::load_npz": "numpy.load", "xf::npz_file": "numpy.lib.npyio.NpzFile", "xf::npz_file::files": "numpy.lib.npyio.NpzFile.files",
+    "xf::npz_file::get": "numpy.lib.npyio.NpzFile.__getitem__", "xf::named": "numpy.savez(name=a)", "xf::npz_entry": "",
+    "xf::npz_file::contains": "numpy.lib.npyio.NpzFile.__contains__", "xf::str": "str(numpy.ndarray)", "xf::read_npy_header": "numpy.lib.format.read_array_header_1_0",
     "xf::to_dlpack": "torch.utils.dlpack.to_dlpack", "xf::device_guard": "with cupy.cuda.Device(id)",
     "xf::stream_guard": "with cupy.cuda.Stream()", "xf::current_stream": "cupy.cuda.get_current_stream",
     "xf::stream::wait": "cupy.cuda.Stream.wait_event", "xf::stream::legacy": "cupy.cuda.Stream.null",

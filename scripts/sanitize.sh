@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the host test suite (xfuse_host_tests: tests/host/*.cpp, the sources scripts/test.sh runs)
-# with clang++ under AddressSanitizer, LeakSanitizer and UndefinedBehaviorSanitizer (-O1 -g,
+# with clang++ under AddressSanitizer, LeakSanitizer and UndefinedBehaviorSanitizer (-O0 -gline-tables-only,
 # -fno-sanitize-recover=all) into build-asan/, and runs it. Exits non-zero on a failed test or any
 # sanitizer report. Arguments go to the test binary (Catch2 test names or tags, e.g. "[npy]").
 # nvcc stays the CUDA compiler of the configuration; no CUDA target is built.
@@ -10,7 +10,9 @@ build="$here/build-asan"
 source "$here/scripts/deps.sh" test
 cxx="$("$here/scripts/fuzz.sh" clang)"
 
-flags="-O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
+# -O0 with line tables: a quarter of -O1 -g's build time (test_statistics_host.cpp 74 s -> 21 s),
+# every access still instrumented, stack traces still name file and line.
+flags="-O0 -gline-tables-only -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all"
 start=$SECONDS
 cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER="$cxx" \
       -DCMAKE_CXX_FLAGS_DEBUG="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" \

@@ -7,16 +7,17 @@ source "$here/scripts/deps.sh" test
 # Without a GPU the device code cannot run here: it is still compiled (PTX for compute_90, every
 # kernel through nvcc's front end and NVVM) but not assembled for a GPU, which saves ptxas's share
 # of the build (~20%). With a GPU: sm_90 code, or CUDA_ARCHS (e.g. CUDA_ARCHS=native).
-# That PTX never runs, so NVVM's optimiser is left out too (-Xcicc -O0): it halves the build of a
-# GPU test file (87 s -> 46 s for test_reduce_gpu.cu); every template is still instantiated and
-# compiled to device code.
+# Nothing nvcc compiles runs then (the GPU tests, examples and the distributed suite skip), so
+# neither NVVM's optimiser (-Xcicc -O0: 87 s -> 46 s for test_reduce_gpu.cu) nor the host
+# compiler's (-O0: test_binary_gpu.cu 107 s -> 81 s) is run; every template is still
+# instantiated and compiled to device code.
 # The flags are always given, so a build directory configured without a GPU and reused with one
-# (or with CUDA_ARCHS) gets optimised device code again.
+# (or with CUDA_ARCHS) gets optimised code again.
 archs="${CUDA_ARCHS:-}"
-cuda_flags=(-DCMAKE_CUDA_FLAGS=)
+cuda_flags=(-DCMAKE_CUDA_FLAGS= -DCMAKE_CUDA_FLAGS_RELEASE="-O3 -DNDEBUG")
 if [[ -z "$archs" ]]; then
   if nvidia-smi -L >/dev/null 2>&1; then archs=90; else
-    archs=90-virtual; cuda_flags=(-DCMAKE_CUDA_FLAGS="-Xcicc -O0")
+    archs=90-virtual; cuda_flags=(-DCMAKE_CUDA_FLAGS="-Xcicc -O0" -DCMAKE_CUDA_FLAGS_RELEASE="-O0 -DNDEBUG")
     echo "no GPU found: device code is compiled to PTX only, unoptimised; GPU tests will be skipped"
   fi
 fi

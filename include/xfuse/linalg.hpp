@@ -15,3 +15,5 @@
 #include "linalg/qr.hpp"
 #include "linalg/solve.hpp"
 #include "linalg/svd.hpp"
+#include "linalg/chain.hpp"
+#include "linalg/rank.hpp"

@@ -16,3 +16,5 @@
 #include "manip/select.hpp"
 #include "manip/count.hpp"
 #include "manip/shape.hpp"
+#include "manip/mask.hpp"
+#include "manip/edit.hpp"

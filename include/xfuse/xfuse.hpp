@@ -16,6 +16,7 @@
 #include "permutation.hpp"
 #include "signal.hpp"
 #include "array/npy.hpp"
+#include "array/npz.hpp"
 #include "benchmark.hpp"
 #include "array/print.hpp"
 #include "user/fuse.hpp"

@@ -4,6 +4,7 @@
 #include <random>
 #include <string>
 
+#include <xfuse/npz.hpp>
 #include <xfuse/xfuse.hpp>
 
 #include "../common/check.hpp"
@@ -44,4 +45,20 @@ TEST_CASE(".npy save and load with device arrays", "[gpu][npy]") {
   npy_device_round_trip<std::int16_t>();
   npy_device_round_trip<xf::complex64>();
   npy_device_round_trip<xf::half>();
+}
+
+TEST_CASE(".npz archives of device arrays: savez copies them to the host, get loads them onto the device", "[npy][npz][gpu]") {
+  const auto v = uniform<float>(6 * 35, -100, 100);
+  const auto d = xf::asarray<float>(v, {6, 35});
+  const auto i = xf::asarray<std::int32_t>(std::vector<std::int32_t>{4, -5, 6});
+  const std::string path = temp_file("npz");
+  xf::savez(path, d, xf::named("t", d.T()), xf::named("ints", i));
+  const auto npz = xf::load_npz(path);
+  REQUIRE(npz.files() == std::vector<std::string>{"arr_0", "t", "ints"});
+  const auto back = npz.get<float, 2>("arr_0");  // device by default
+  STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(back)>, xf::array<float, 2, xf::device>>);
+  REQUIRE(xf::to_host(back) == v);
+  REQUIRE(xf::to_host(npz.get<float, 2>("t")) == xf::to_host(d.T()));
+  REQUIRE(xf::to_host(npz.get<std::int32_t, 1>("ints")) == std::vector<std::int32_t>{4, -5, 6});
+  std::filesystem::remove(path);
 }

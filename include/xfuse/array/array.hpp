@@ -56,6 +56,61 @@ inline constexpr bool is_space = std::is_same_v<Space, device> || std::is_same_v
 template <class E>
 concept deferred = requires(const E& e) { e.xf_materialize(); };
 
+// A bool operand that can index an array of rank R (a(mask), array/masked.hpp): rank 1 to R.
+template <class M, int R>
+concept boolean_mask = expression<M> && std::is_same_v<value_t<M>, bool> && rank_v<M> >= 1 && rank_v<M> <= R;
+template <class T, int R, class S, class M>
+class masked;
+
+// An integer array as an index (a(idx), a(xf::all, idx): array/indexed.hpp), and an argument
+// list of basic indices with exactly one of them.
+template <class A>
+inline constexpr bool is_index_array = false;
+template <class I, int RI, class S>
+inline constexpr bool is_index_array<array<I, RI, S>> = is_integer<I>;
+template <class... A>
+concept one_index_array = ((index_arg<A> || is_index_array<std::remove_cvref_t<A>>) && ...) &&
+                          (0 + ... + (is_index_array<std::remove_cvref_t<A>> ? 1 : 0)) == 1;
+// The basic index in the index array's place: its axis kept whole.
+template <class A>
+auto basic_part(const A& a) {
+  if constexpr (is_index_array<A>) return xf::all_t{};
+  else return a;
+}
+// The index array among the arguments.
+template <class A, class... Rest>
+const auto& index_array_of(const A& a, const Rest&... rest) {
+  if constexpr (is_index_array<A>) return a;
+  else return index_array_of(rest...);
+}
+// The axis of the basic view that the index array indexes: the axes kept before it.
+template <class... A>
+constexpr int index_array_axis() {
+  int axis = 0;
+  bool found = false;
+  ((found = found || is_index_array<A>, axis += found ? 0 : keeps_axis<A>), ...);
+  return axis;
+}
+// NumPy counts integers as index arrays too when one is present: when an integer and the index
+// array are apart (a slice or newaxis between them, a[0, :, idx]), the indexed axes go first.
+template <class... A>
+constexpr bool index_axes_first() {
+  constexpr bool integer[] = {std::integral<A>..., false};
+  constexpr bool array[] = {is_index_array<A>..., false};
+  constexpr int n = sizeof...(A);
+  int at = 0;
+  while (at < n && !array[at]) ++at;
+  for (int q = 0; q < n; ++q) {
+    if (!integer[q]) continue;
+    const int lo = q < at ? q : at, hi = q < at ? at : q;
+    for (int k = lo + 1; k < hi; ++k)
+      if (!integer[k]) return true;
+  }
+  return false;
+}
+template <class T, int R, class S, class I, int RI>
+class indexed;
+
 }  // namespace detail
 
 template <element V, int R, class Space>
@@ -253,6 +308,33 @@ class array {
     }
     v.data_ = data_ ? data_ + off : data_;  // an empty handle stays null
     return v;
+  }
+
+  // a(mask): NumPy's boolean-mask indexing, read or written (array/masked.hpp).
+  template <class M>
+    requires detail::boolean_mask<M, R>
+  detail::masked<V, R, Space, M> operator()(const M& mask) const {
+    return {*this, mask};
+  }
+
+  // a(..., idx, ...): integer-array indexing along one axis, read or written (array/indexed.hpp).
+  template <class... A>
+    requires detail::one_index_array<A...>
+  auto operator()(const A&... args) const {
+    auto view = (*this)(detail::basic_part(args)...);
+    const auto& idx = detail::index_array_of(args...);
+    using Idx = std::remove_cvref_t<decltype(idx)>;
+    using View = decltype(view);
+    static_assert(std::is_same_v<typename Idx::space, Space>, "xf::array: the index array lives in another space (host vs device)");
+    int axis = detail::index_array_axis<std::remove_cvref_t<A>...>();
+    if constexpr (detail::index_axes_first<std::remove_cvref_t<A>...>()) {
+      typename View::shape_type order{};  // the indexed axis first, the others after it in order
+      order[0] = axis;
+      for (int d = 1; d < View::rank; ++d) order[d] = d <= axis ? d - 1 : d;
+      view = view.transpose(order);
+      axis = 0;
+    }
+    return detail::indexed<V, View::rank, Space, typename Idx::value_type, Idx::rank>(view, idx, axis);
   }
 
   // Reversed dimensions (a view).
@@ -639,3 +721,6 @@ auto swapaxes(const array<T, R, S>& a, int x, int y) {
 }
 
 }  // namespace xf
+
+#include "indexed.hpp"
+#include "masked.hpp"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// Printing in NumPy's layout: xf::repr(a) gives what repr(numpy_array) gives, for every element
-// type: shortest round-trip floats with NumPy's padding, scientific notation when NumPy would use
-// it, line wrapping at 75 columns, and "..." summaries past 1000 elements (3 edge items).
+// Printing in NumPy's layout: xf::repr(a) gives what repr(numpy_array) gives and xf::str(a) (and
+// `std::cout << a`) what str(numpy_array), print's text, gives, for every element type: shortest
+// round-trip floats with NumPy's padding, scientific notation when NumPy would use it, line
+// wrapping at 75 columns, and "..." summaries past 1000 elements (3 edge items).
 // Device arrays are copied to the host first (this waits for the current stream).
 #pragma once
 
@@ -12,6 +13,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "transfer.hpp"
@@ -224,11 +226,12 @@ inline void extend_line(std::string& s, std::string& line, const std::string& wo
   line += word;
 }
 
-// NumPy's _formatArray over host data in C order.
+// NumPy's _formatArray over host data in C order; `separator` between elements: ", " (repr) or
+// " " (str).
 class formatter {
  public:
-  formatter(const std::vector<std::string>& words, const std::vector<index_t>& shape, bool summarize)
-      : words_(words), shape_(shape), summarize_(summarize) {}
+  formatter(const std::vector<std::string>& words, const std::vector<index_t>& shape, bool summarize, std::string separator)
+      : words_(words), shape_(shape), summarize_(summarize), separator_(std::move(separator)) {}
 
   std::string format(const std::string& prefix, int width) {
     next_ = 0;
@@ -251,20 +254,22 @@ class formatter {
       std::string line = hanging;
       for (index_t i = 0; i < lead; ++i) {
         extend_line(s, line, recurse(axis + 1, next_hanging, next_width), elem_width, hanging);
-        line += ", ";
+        line += separator_;
       }
       if (summary) {
         extend_line(s, line, "...", elem_width, hanging);
-        line += ", ";
+        line += separator_;
       }
       for (index_t i = trail; i > 1; --i) {
         extend_line(s, line, recurse(axis + 1, next_hanging, next_width), elem_width, hanging);
-        line += ", ";
+        line += separator_;
       }
       extend_line(s, line, recurse(axis + 1, next_hanging, next_width), elem_width, hanging);
       s += line;
     } else {
-      const std::string sep = "," + std::string(left - 1, '\n');
+      std::string sep = separator_;  // the separator without trailing spaces, then blank lines
+      while (!sep.empty() && sep.back() == ' ') sep.pop_back();
+      sep += std::string(left - 1, '\n');
       for (index_t i = 0; i < lead; ++i) s += hanging + recurse(axis + 1, next_hanging, next_width) + sep;
       if (summary) s += hanging + "..." + sep;
       for (index_t i = trail; i > 1; --i) s += hanging + recurse(axis + 1, next_hanging, next_width) + sep;
@@ -276,6 +281,7 @@ class formatter {
   const std::vector<std::string>& words_;
   std::vector<index_t> shape_;
   bool summarize_;
+  std::string separator_;
   std::size_t next_ = 0;
 };
 
@@ -312,33 +318,106 @@ constexpr bool shows_dtype() {
   return !(std::is_same_v<T, double> || std::is_same_v<T, std::int64_t> || is_bool<T> || std::is_same_v<T, complex128>);
 }
 
+// The bracketed elements of a non-empty array of rank >= 1 as NumPy's array2string lays them out:
+// lines after the first start with `indent` spaces, and none is wider than `width`.
+template <class T, int R, class Space>
+std::string array_body(const array<T, R, Space>& a, const std::string& separator, std::size_t indent, int width) {
+  const std::vector<T> values = to_host(a);
+  const std::vector<index_t> shape(a.shape().begin(), a.shape().end());
+  const bool summarize = a.size() > threshold;
+  std::vector<index_t> idx;
+  shown_indices(shape, summarize, idx);
+  std::vector<T> shown;
+  shown.reserve(idx.size());
+  for (index_t i : idx) shown.push_back(values[static_cast<std::size_t>(i)]);
+  const element_format<T> f(shown, false);
+  std::vector<std::string> words;
+  words.reserve(shown.size());
+  for (const T& v : shown) words.push_back(f(v));
+  return formatter(words, shape, summarize, separator).format(std::string(indent, ' '), width);
+}
+
+// Decimal exponent from which str() of a NumPy float scalar turns scientific: 16 for float64, 6
+// for float32, 3 for float16 (below 1e-4 always).
+template <class T>
+constexpr int scientific_from() {
+  if constexpr (std::is_same_v<T, double>) return 16;
+  else if constexpr (std::is_same_v<T, float>) return 6;
+  else return 3;
+}
+
+// str() of a NumPy float scalar: the shortest digits that read back as the value, positional
+// ("3.5", "100000.0") between 1e-4 and the type's cutoff, otherwise scientific ("1e+16",
+// "1.5e-05"). `trim_point` drops a trailing ".0" (complex parts: "(1+2j)").
+template <class T>
+std::string scalar_float(double x, bool trim_point) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x < 0 ? "-inf" : "inf";
+  const int digits = shortest_precision<T>(x);
+  const double magnitude = std::fabs(x);
+  char buf[512];
+  std::string out;
+  if (x == 0 || (magnitude >= 1e-4 && magnitude < std::pow(10.0, scientific_from<T>()))) {
+    const int e = x == 0 ? 0 : decimal_exponent(x, digits);
+    std::snprintf(buf, sizeof buf, "%.*f", std::max(digits - 1 - e, 0), x);
+    out = buf;
+    if (out.find('.') == std::string::npos) out += ".0";
+    if (trim_point && out.size() > 2 && out.compare(out.size() - 2, 2, ".0") == 0) out.resize(out.size() - 2);
+  } else {
+    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, x);
+    out = buf;
+  }
+  return out;
+}
+
+// str() of a NumPy scalar: what print() shows for a 0-d array.
+template <class T>
+std::string scalar_str(const T& v) {
+  if constexpr (is_bool<T>) {
+    return v ? "True" : "False";
+  } else if constexpr (is_integer<T>) {
+    return std::to_string(v);
+  } else if constexpr (is_complex<T>) {
+    using Re = real_t<T>;
+    const std::string im = scalar_float<Re>(static_cast<double>(v.imag()), true);
+    if (v.real() == 0 && !std::signbit(static_cast<double>(v.real()))) return im + "j";
+    const bool plus = !std::signbit(static_cast<double>(v.imag())) || std::isnan(static_cast<double>(v.imag()));
+    return "(" + scalar_float<Re>(static_cast<double>(v.real()), true) + (plus ? "+" : "") + im + "j)";
+  } else {
+    return scalar_float<T>(as_double(v), false);
+  }
+}
+
 }  // namespace detail::print
+
+// NumPy's str of an array, what print(a) shows: "[[1 2 3]\n [4 5 6]]" (elements formatted as repr
+// formats them, separated by spaces, no dtype); a 0-d array prints as its scalar ("3.5", "True").
+template <element T, int R, class Space>
+std::string str(const array<T, R, Space>& a) {
+  using namespace detail::print;
+  if constexpr (R == 0) {
+    return scalar_str(a.item());
+  } else {
+    if (a.size() == 0) return "[]";
+    return array_body(a, " ", 1, line_width);
+  }
+}
 
 // NumPy's repr of an array (NumPy 2.2 and later): "array([[1, 2, 3],\n       [4, 5, 6]], dtype=int32)";
 // summarised arrays and empty ones also state their shape.
 template <element T, int R, class Space>
 std::string repr(const array<T, R, Space>& a) {
   using namespace detail::print;
-  const std::vector<T> values = to_host(a);
-  const std::vector<index_t> shape(a.shape().begin(), a.shape().end());
   const bool summarize = a.size() > threshold;
   const std::string prefix = "array(";
   std::string body;
   if (a.size() == 0) {
     body = "[]";
+  } else if constexpr (R == 0) {
+    const std::vector<T> one = to_host(a);
+    body = element_format<T>(one, true)(one[0]);
   } else {
-    std::vector<index_t> idx;
-    if (R == 0) idx.push_back(0);
-    else shown_indices(shape, summarize, idx);
-    std::vector<T> shown;
-    shown.reserve(idx.size());
-    for (index_t i : idx) shown.push_back(values[static_cast<std::size_t>(i)]);
-    const element_format<T> f(shown, R == 0);
-    std::vector<std::string> words;
-    words.reserve(shown.size());
-    for (const T& v : shown) words.push_back(f(v));
-    if (R == 0) body = words[0];
-    else body = formatter(words, shape, summarize).format(std::string(prefix.size() + 1, ' '), line_width - 1);
+    body = array_body(a, ", ", prefix.size() + 1, line_width - 1);
   }
   std::string extras;
   if ((a.size() == 0 && R != 1) || summarize) extras = "shape=" + to_string(a.shape());
@@ -352,9 +431,10 @@ std::string repr(const array<T, R, Space>& a) {
   return out + " " + extras;
 }
 
+// print(a): NumPy's str.
 template <element T, int R, class Space>
 std::ostream& operator<<(std::ostream& os, const array<T, R, Space>& a) {
-  return os << repr(a);
+  return os << str(a);
 }
 
 }  // namespace xf

@@ -31,6 +31,11 @@ std::string repr(const array<T, R>& a) {
 }
 
 template <class T, int R>
+std::string str(const array<T, R>& a) {
+  return xf::str(a.template to_local<xf::host>());
+}
+
+template <class T, int R>
 std::ostream& operator<<(std::ostream& os, const array<T, R>& a) {
   return os << a.template to_local<xf::host>();
 }

@@ -20,7 +20,10 @@ namespace xf::linalg {
 struct norm_order {
   enum kind_t { number, frobenius, nuclear } kind = number;
   double p = 2;
-  norm_order(double p_) : p(p_) {}  // NOLINT: implicit, like NumPy's ord=2
+  // Any number (a template, so that the literal 0 is a number, not a null `const char*`).
+  template <class N>
+    requires std::is_arithmetic_v<N>
+  norm_order(N p_) : p(static_cast<double>(p_)) {}  // NOLINT: implicit, like NumPy's ord=2
   norm_order(const char* name) {    // NOLINT
     if (std::strcmp(name, "fro") == 0) kind = frobenius;
     else if (std::strcmp(name, "nuc") == 0) kind = nuclear;

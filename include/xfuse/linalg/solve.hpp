@@ -239,4 +239,16 @@ auto cholesky(const A& a_in) {
   return out;
 }
 
+// np.linalg.cholesky(a, upper=True): U = L^H with a = U^H U: the factor's own C-ordered memory
+// (L is its transposed view), conjugated in place for complex types (one kernel). The factor's
+// error check stays with it.
+template <expression A>
+auto cholesky(const A& a, bool upper) {
+  const auto lower = cholesky(a);
+  if (!upper) return lower;
+  constexpr int R = std::remove_cvref_t<decltype(lower)>::rank;
+  if constexpr (is_complex<value_t<A>>) lower.assign(conj(lower));
+  return lower.swapaxes(R - 1, R - 2);
+}
+
 }  // namespace xf::linalg

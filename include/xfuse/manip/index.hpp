@@ -142,6 +142,31 @@ struct put_scatter {
   }
 };
 
+// One thread per selected element: a[..., idx[...], ...] = values[k] (a(idx) = v's scatter).
+// The selection's axes are a's with the indexed one replaced by idx's, [first, first + RI).
+template <class T, class I, int RO>
+struct index_scatter {
+  static constexpr int slots = RO > 0 ? RO : 1;
+  T* data;
+  const T* values;  // the selection's values, C-ordered
+  const I* idx;     // C-ordered
+  index_t count;    // elements of the selection
+  index_t n, axis_stride;  // the indexed axis of `a`
+  fast_divmod extent[slots];
+  index_t stride[slots];      // a's stride for the selection's axis (0 on idx's axes)
+  index_t idx_stride[slots];  // idx's stride for it (0 elsewhere)
+  XF_HD XF_FORCEINLINE void operator()(index_t k) const {
+    index_t rest = k, off = 0, at = 0;
+    for (int d = RO - 1; d >= 0; --d) {
+      const index_t q = extent[d].div(rest), c = rest - q * static_cast<index_t>(extent[d].divisor);
+      rest = q;
+      off += c * stride[d];
+      at += c * idx_stride[d];
+    }
+    data[off + resolve_mode(idx[at], n, index_mode::raise) * axis_stride] = values[k];
+  }
+};
+
 #if XF_CUDA_TU
 template <class Scatter>
 __global__ void put_kernel(Scatter s) {
@@ -149,6 +174,74 @@ __global__ void put_kernel(Scatter s) {
   for (index_t k = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; k < s.count; k += step) s(k);
 }
 #endif
+
+// Runs a scatter (put's, a(idx) = v's): one thread per element on the device, a loop on the host.
+template <class Scatter, class S>
+void run_scatter(const Scatter& s) {
+  if constexpr (std::is_same_v<S, device>) {
+    static_assert(cuda_tu || always_false<Scatter>, "xfuse: writing device arrays through indices launches a CUDA kernel; compile this file with nvcc");
+#if XF_CUDA_TU
+    const index_t blocks = (s.count + 255) / 256;
+    launch(dim3(static_cast<unsigned>(blocks < 65536 ? blocks : 65536)), dim3(256), &put_kernel<Scatter>, s);
+#endif
+  } else {
+    for (index_t k = 0; k < s.count; ++k) s(k);
+  }
+}
+
+template <class T, int R, class S>
+void refuse_repeating_destination(const array<T, R, S>& a, const char* op) {
+  for (int d = 0; d < R; ++d)
+    if (a.strides()[d] == 0 && a.shape()[d] > 1)
+      throw shape_error(std::string(op) + ": the destination repeats elements (a broadcast view of shape " +
+                        to_string(a.shape()) + "); write into a copy");
+}
+
+// Writes `values`, broadcast to the selection's `shape`, through the prepared scatter `s` (its
+// layout set; its destination on `destination_device`) whose indices `idx` index `axis`: the indices are checked,
+// then the values and indices are copied into memory of their own (either may read what the
+// scatter writes), then one scatter runs.
+template <class T, class I, int RO, class S, int RI, class V>
+void scatter_selection(index_scatter<T, I, RO> s, int destination_device, const dims<RO>& shape, const array<I, RI, S>& idx,
+                       int axis, const V& values, const char* op) {
+  if constexpr (expression<V>)
+    static_assert(same_kind_castable<value_t<V>, T>, "xfuse: the values written through indices would go down a kind (NumPy's same_kind rule, e.g. float into int); write .astype<T>() to ask for it");
+  s.count = product(shape);
+  if (s.count == 0) return;
+  check_indices(idx, s.n, axis, op);
+  array<T, RO, S> own_values(shape);
+  if constexpr (expression<V>) own_values.assign(values);
+  else own_values.assign(convert<T>(values));
+  const array<I, RI, S> own_idx = idx.copy();
+  s.values = own_values.data();
+  s.idx = own_idx.data();
+  require_access(idx.device_id(), op);
+  require_access(destination_device, op);
+  run_scatter<decltype(s), S>(s);
+}
+
+template <class T, int R, class S, class I, int RI>
+array<T, R - 1 + RI, S> gather_by_index(const array<T, R, S>& a, const array<I, RI, S>& idx, int axis, const char* op) {
+  check_indices(idx, a.shape()[axis], axis, op);
+  return take_unchecked(a, idx, axis, index_mode::raise, op);
+}
+
+template <class T, int R, class S, class I, int RI, class V>
+void scatter_by_index(const array<T, R, S>& a, const array<I, RI, S>& idx, int axis, const V& values, const char* op) {
+  constexpr int RO = R - 1 + RI;
+  refuse_repeating_destination(a, op);
+  dims<RO> shape{};
+  index_scatter<T, I, RO> s{a.data(), nullptr, nullptr, 0, a.shape()[axis], a.strides()[axis], {}, {}, {}};
+  const auto idx_strides = c_strides(idx.shape());
+  for (int d = 0; d < RO; ++d) {
+    const bool taken = d >= axis && d < axis + RI;
+    shape[d] = taken ? idx.shape()[d - axis] : a.shape()[d < axis ? d : d - RI + 1];
+    s.extent[d] = fast_divmod(shape[d] > 0 ? shape[d] : 1);
+    s.stride[d] = taken ? 0 : a.strides()[d < axis ? d : d - RI + 1];
+    s.idx_stride[d] = taken ? idx_strides[d - axis] : 0;
+  }
+  scatter_selection(s, a.device_id(), shape, idx, axis, values, op);
+}
 
 }  // namespace detail
 
@@ -183,10 +276,7 @@ void put(const array<T, R, S>& a, const array<I, RI, S>& indices, const array<V,
   detail::check_index_type<I>();
   static_assert(detail::same_kind_castable<V, T>, "xf::put: the values would go down a kind (e.g. float into int); cast them with .astype<T>()");
   const auto m = detail::parse_index_mode(mode, op);
-  for (int d = 0; d < R; ++d)
-    if (a.strides()[d] == 0 && a.shape()[d] > 1)
-      throw shape_error(std::string(op) + ": the destination repeats elements (a broadcast view of shape " +
-                        to_string(a.shape()) + "); write into a copy");
+  detail::refuse_repeating_destination(a, op);
   if (indices.size() == 0 || values.size() == 0) return;
   if (a.size() == 0)
     throw index_error(std::string(op) + ": cannot put into an empty array (shape " + to_string(a.shape()) + ")");
@@ -200,16 +290,8 @@ void put(const array<T, R, S>& a, const array<I, RI, S>& indices, const array<V,
   const auto val = own(values);
   detail::put_scatter<T, R, I, V> s{a.data(), {}, {}, idx.data(), val.data(), idx.size(), val.size(), a.size(), m};
   for (int d = 0; d < R; ++d) s.extent[d] = a.shape()[d], s.stride[d] = a.strides()[d];
-  if constexpr (std::is_same_v<S, device>) {
-    static_assert(detail::cuda_tu || detail::always_false<T>, "xfuse: xf::put on device arrays launches a CUDA kernel; compile this file with nvcc");
-#if XF_CUDA_TU
-    detail::require_access(a.device_id(), op);
-    const index_t blocks = (s.count + 255) / 256;
-    launch(dim3(static_cast<unsigned>(blocks < 65536 ? blocks : 65536)), dim3(256), &detail::put_kernel<decltype(s)>, s);
-#endif
-  } else {
-    for (index_t k = 0; k < s.count; ++k) s(k);
-  }
+  detail::require_access(a.device_id(), op);
+  detail::run_scatter<decltype(s), S>(s);
 }
 // A scalar value for every index.
 template <element T, int R, class S, class I, int RI, class V>

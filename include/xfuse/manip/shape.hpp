@@ -2,7 +2,7 @@
 // Rearranging and splitting, NumPy's names and rules: moveaxis and rot90 (views), split,
 // array_split, hsplit, vsplit, dsplit (lists of views), column_stack, dstack and append (one
 // joining), tril, triu (lazy: they fuse), diag and diagflat, take_along_axis (one fused gather),
-// select and compress; and the generators logspace and geomspace (lazy).
+// put_along_axis (one scatter), select and compress; and the generators logspace and geomspace (lazy).
 #pragma once
 
 #include <cmath>
@@ -262,6 +262,37 @@ array<T, R, S> take_along_axis(const array<T, R, S>& a, const array<I, R, S>& in
   const detail::generator_node<detail::arange_leaf<index_t>, R> positions(detail::arange_leaf<index_t>{0.0, 1.0, 0, 1}, shape,
                                                                         result_strides);
   return map(g, indices.broadcast_to(shape), positions);
+}
+
+// np.put_along_axis(arr, indices, values, axis): arr[..., indices[..., j, ...], ...] = values[..., j, ...]
+// in place; off the axis, indices and arr broadcast together, and values to the selection's shape
+// (their broadcast shape with indices' extent along the axis). Indices are checked (one host read); then one
+// scatter. Where an index repeats along a line, one of its values is kept (NumPy: the last).
+template <class T, int R, class S, class I, class V>
+  requires operand<V>
+void put_along_axis(const array<T, R, S>& arr, const array<I, R, S>& indices, const V& values, int axis) {
+  constexpr const char* op = "xf::put_along_axis";
+  static_assert(R >= 1, "xf::put_along_axis: a 0-d array has no axis");
+  detail::check_index_type<I>();
+  axis = detail::normalize_axis_of(axis, arr.shape(), op);
+  detail::refuse_repeating_destination(arr, op);
+  dims<R> shape{};
+  const auto idx_strides = detail::c_strides(indices.shape());
+  detail::index_scatter<T, I, R> s{arr.data(), nullptr, nullptr, 0, arr.shape()[axis], arr.strides()[axis], {}, {}, {}};
+  for (int d = 0; d < R; ++d) {
+    const index_t x = arr.shape()[d], i = indices.shape()[d];
+    if (d != axis && i != x && i != 1 && x != 1)
+      throw index_error(std::string(op) + ": indices of shape " + to_string(indices.shape()) + " and the array's shape " +
+                        to_string(arr.shape()) + " do not broadcast together off axis " + std::to_string(axis));
+    shape[d] = d == axis || x == 1 ? i : x;  // an extent of 1 in arr is written again for each index (NumPy's)
+    s.extent[d] = detail::fast_divmod(shape[d] > 0 ? shape[d] : 1);
+    s.stride[d] = d == axis || x == 1 ? 0 : arr.strides()[d];
+    s.idx_stride[d] = i == 1 ? 0 : idx_strides[d];
+  }
+  if (detail::product(shape) > 0 && arr.shape()[axis] == 0)
+    throw index_error(std::string(op) + ": cannot put into an empty axis (axis " + std::to_string(axis) + " of shape " +
+                      to_string(arr.shape()) + ")");
+  detail::scatter_selection(s, arr.device_id(), shape, indices, axis, values, op);
 }
 
 // np.select(conditions, choices, default): from the first condition that holds, its choice;

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// np.linalg.matrix_rank and np.linalg.cond from the singular values (svd.hpp), for a matrix or a
+// stack; cond with an order other than 2 or -2 multiplies the norms of a and inv(a) (norm.hpp).
+// Both are asynchronous: the counts and ratios are small fused reductions and expressions.
+#pragma once
+
+#include <algorithm>
+#include <limits>
+
+#include "norm.hpp"
+#include "solve.hpp"
+#include "svd.hpp"
+
+namespace xf::linalg {
+
+// np.linalg.matrix_rank(a, tol): how many singular values exceed tol (by default NumPy's
+// S.max() * max(m, n) * eps), an int64 array of the batch's shape (0-d for one matrix).
+template <expression A>
+auto matrix_rank(const A& a, double tol) {
+  constexpr int R = rank_v<A>;
+  static_assert(R >= 2, "xf::linalg::matrix_rank: needs a matrix or a stack of matrices");
+  const auto s = svdvals(a);
+  return count_nonzero(s > tol, R - 2);
+}
+template <expression A>
+auto matrix_rank(const A& a) {
+  constexpr int R = rank_v<A>;
+  static_assert(R >= 2, "xf::linalg::matrix_rank: needs a matrix or a stack of matrices");
+  using Re = real_t<std::conditional_t<std::is_integral_v<value_t<A>>, double, value_t<A>>>;
+  const auto s = svdvals(a);
+  const auto shape = a.shape();
+  const double scale = static_cast<double>(std::max(shape[R - 2], shape[R - 1])) * std::numeric_limits<Re>::epsilon();
+  return count_nonzero(s > max(s, R - 2, keepdims) * static_cast<Re>(scale), R - 2);
+}
+
+// np.linalg.cond(a, p): the condition number; p = 2 (NumPy's default) is S.max / S.min, -2 its
+// inverse (a singular matrix gives inf, and a NaN from a matrix without NaN is inf, as NumPy's);
+// 1, -1, inf, -inf, "fro" and "nuc" are norm(a, p) * norm(inv(a), p) over the last two axes (a
+// singular matrix: xf::linalg_error at the next host read, where NumPy gives inf).
+template <expression A>
+auto cond(const A& a, const norm_order& p = 2.0) {
+  constexpr int R = rank_v<A>;
+  static_assert(R >= 2, "xf::linalg::cond: needs a matrix or a stack of matrices");
+  using Re = real_t<std::conditional_t<std::is_integral_v<value_t<A>>, double, value_t<A>>>;
+  using S = resolved_space_t<space_t<A>>;
+  array<Re, R - 2, S> r;
+  if (p.kind == norm_order::number && (p.p == 2 || p.p == -2)) {
+    const auto values = svdvals(a);
+    dims<R - 1> first{};  // the singular values' axis first, the batch axes after it in order
+    first[0] = R - 2;
+    for (int d = 1; d < R - 1; ++d) first[d] = d - 1;
+    const auto s = values.transpose(first);
+    const index_t k = s.shape(0);
+    if (k == 0) throw shape_error("xf::linalg::cond: the matrices are empty (shape " + to_string(a.shape()) + ")");
+    r = p.p == 2 ? array<Re, R - 2, S>(s(0) / s(k - 1)) : array<Re, R - 2, S>(s(k - 1) / s(0));
+  } else {
+    r = norm(a, p, {R - 2, R - 1}) * norm(inv(a), p, {R - 2, R - 1});
+  }
+  // NumPy's rule: NaN from a matrix without NaN (0 / 0 of a zero matrix) is inf.
+  const auto has_nan = any(isnan(a), {R - 2, R - 1});
+  r.assign(where(isnan(r) && !has_nan, std::numeric_limits<Re>::infinity(), r));
+  return r;
+}
+
+}  // namespace xf::linalg
