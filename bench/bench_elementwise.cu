@@ -209,6 +209,30 @@ void random_noise(benchmark::State& state) {
   state.counters["vs_unfused"] = unfused / fused;
 }
 
+// Poisson and binomial counts into 2^26 int64s (rejection and inversion loops per element inside
+// the fused kernel), against a memset of the same bytes: CuPy's generator in the same run.
+template <int Kind>
+void random_counts(benchmark::State& state) {
+  constexpr xf::index_t n = xf::index_t{1} << 26;
+  xf::array<std::int64_t, 1> out({n});
+  xf::random::generator g(3);
+  const cudaStream_t s = xf::current_stream().handle();
+  double ms = 0;
+  if constexpr (Kind == 0) {
+    const auto draw = xf::random::poisson({n}, g, 4.5);
+    ms = median_ms([&] { out.assign(draw); });
+  } else if constexpr (Kind == 1) {
+    const auto draw = xf::random::poisson({n}, g, 100.0);
+    ms = median_ms([&] { out.assign(draw); });
+  } else {
+    const auto draw = xf::random::binomial({n}, g, 1000, 0.3);
+    ms = median_ms([&] { out.assign(draw); });
+  }
+  const double memset_ms = median_ms([&] { check(cudaMemsetAsync(out.data(), 0, out.nbytes(), s), "memset"); });
+  report(state, ms, static_cast<double>(out.nbytes()));
+  state.counters["vs_memset"] = memset_ms / ms;
+}
+
 // ---------------------------------------------------------------- host overhead, piece by piece
 __global__ void empty_kernel() {}
 
@@ -401,6 +425,9 @@ BENCHMARK(outer_broadcast)->Name("broadcast/(8192,1)+(1,8192)/f32")->UseManualTi
 BENCHMARK(reversed_add)->Name("strided/x[::-1]+y/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK(random_uniform_fill)->Name("random/uniform/f64/1024^3")->UseManualTime()->Iterations(1);
 BENCHMARK(random_noise)->Name("random/x+0.1*normal/f32/2^28")->UseManualTime()->Iterations(1);
+BENCHMARK(random_counts<0>)->Name("random/poisson(4.5)/i64/2^26")->UseManualTime()->Iterations(1);
+BENCHMARK(random_counts<1>)->Name("random/poisson(100)/i64/2^26")->UseManualTime()->Iterations(1);
+BENCHMARK(random_counts<2>)->Name("random/binomial(1000,0.3)/i64/2^26")->UseManualTime()->Iterations(1);
 BENCHMARK(small_host_cost)->Name("small/squared_diff/f32")->Arg(1000)->Arg(10000)->UseManualTime()->Iterations(1);
 BENCHMARK(memset_ceiling)->Name("ceiling/memset_vs_fill/f32/2^28")->UseManualTime()->Iterations(1);
 BENCHMARK(graph_replay)->Name("small/graph_replay/10_statements/f32/1e4")->UseManualTime()->Iterations(1);

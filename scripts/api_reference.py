@@ -24,7 +24,7 @@ NDARRAY = set("shape strides size nbytes ndim itemsize data T transpose reshape 
               "astype item swapaxes".split())
 ARRAY_LIKE = ("xf::array", "xf::matmul_expr")
 PREFIXES = {"xf::linalg": ("numpy.linalg", "solve inv det slogdet cholesky qr svd svdvals eigh eigvalsh lstsq pinv norm matrix_power multi_dot matrix_rank cond"),
-            "xf::random": ("numpy.random.Generator", "uniform normal standard_normal integers exponential standard_exponential permutation shuffle choice"),
+            "xf::random": ("numpy.random.Generator", "uniform normal standard_normal integers exponential standard_exponential poisson gamma standard_gamma beta binomial permutation shuffle choice"),
             "xf::device": ("cupy.cuda.Device", "id use synchronize"), "xf::event": ("cupy.cuda.Event", "record synchronize done"),
             "xf::stream": ("cupy.cuda.Stream", "synchronize done record"),
             "xf::dist": ("cupynumeric", "empty full zeros ones arange sum prod max min matmul where maximum minimum power exp log "

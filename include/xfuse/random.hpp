@@ -9,13 +9,16 @@
 // each time the node is evaluated. Each call that makes a draw advances its generator, so two
 // calls give independent draws. Uniform and integer draws are exact conversions of Philox's bits;
 // normal draws use Box-Muller with a log and sine written in IEEE operations only
-// (random/exact_math.hpp), so they too are bit-identical on both sides.
+// (random/exact_math.hpp), so they too are bit-identical on both sides; so are exponential and
+// Poisson draws.
 #pragma once
 
+#include <cmath>
 #include <string>
 
 #include "core.hpp"
 #include "random/draws.hpp"
+#include "random/rejection.hpp"
 #include "random/recorded.hpp"
 
 namespace xf::random {
@@ -49,6 +52,14 @@ auto draw_node(const Draw& d, const std::array<index_t, N>& shape, const char* o
   checked_size(shape, sizeof(typename Draw::value_type), op);
   // Element positions count in C order, so a value belongs to its index, not to a kernel's walk.
   return generator_node<Draw, static_cast<int>(N)>(d, shape, c_strides(shape));
+}
+
+// Draws whose elements read streams of their own (random/rejection.hpp): 2^20 Philox blocks an
+// element, so at most 2^44 elements.
+template <std::size_t N>
+void check_rejection_size(const std::array<index_t, N>& shape, const char* op) {
+  if (product(shape) > (index_t{1} << 44))
+    throw error(std::string(op) + ": at most 2^44 values per draw, not " + std::to_string(product(shape)));
 }
 
 template <class T>
@@ -142,6 +153,98 @@ auto exponential(const index_t (&shape)[N], generator& g, double scale = 1.0) {
 template <element T = double, std::size_t N>
 auto standard_exponential(const index_t (&shape)[N], generator& g) {
   return exponential<T>(detail::to_dims(shape), g);
+}
+
+// Poisson counts with mean lam (int64 by default), like Generator.poisson(lam, size): NumPy's
+// algorithms (random/draws.hpp), on xfuse's Philox stream, so the values differ from NumPy's and
+// the distribution does not; bit-identical on host and device.
+template <element T = std::int64_t, std::size_t N>
+auto poisson(const std::array<index_t, N>& shape, generator& g, double lam = 1.0) {
+  static_assert(is_integer<T>, "xf::random::poisson: an integer element type (counts)");
+  if (!(lam >= 0) || lam > 1e18)
+    throw error("xf::random::poisson: lam must be in [0, 1e18], not " + std::to_string(lam));
+  detail::check_rejection_size(shape, "xf::random::poisson");
+  detail::poisson_draw<T> d{};
+  d.key = g.next_key();
+  d.lam = lam;
+  d.exp_minus_lam = std::exp(-lam);
+  if (lam >= 10) {  // PTRS's constants (NumPy's random_poisson_ptrs)
+    d.transformed_rejection = true;
+    const double slam = std::sqrt(lam);
+    d.log_lam = std::log(lam);
+    d.b = 0.931 + 2.53 * slam;
+    d.a = -0.059 + 0.02483 * d.b;
+    d.log_inv_alpha = std::log(1.1239 + 1.1328 / (d.b - 3.4));
+    d.vr = 0.9277 - 3.6224 / (d.b - 2);
+  }
+  return detail::draw_node(d, shape, "xf::random::poisson");
+}
+template <element T = std::int64_t, std::size_t N>
+auto poisson(const index_t (&shape)[N], generator& g, double lam = 1.0) {
+  return poisson<T>(detail::to_dims(shape), g, lam);
+}
+
+// Gamma with a shape and scale (float types, double by default), like Generator.gamma(shape,
+// scale, size): Marsaglia and Tsang's method (random/rejection.hpp).
+template <element T = double, std::size_t N>
+auto gamma(const std::array<index_t, N>& shape, generator& g, double shape_parameter, double scale = 1.0) {
+  static_assert(detail::float_draw<T>, "xf::random::gamma: a floating element type (float, double, half, bfloat16)");
+  if (!(shape_parameter >= 0) || !(scale >= 0) || shape_parameter > 1e300)
+    throw error("xf::random::gamma: the shape and scale must be >= 0, not " + std::to_string(shape_parameter) + " and " +
+                std::to_string(scale));
+  detail::check_rejection_size(shape, "xf::random::gamma");
+  detail::gamma_draw<T> d{};
+  d.key = g.next_key();
+  d.k = detail::gamma_constants::of(shape_parameter);
+  d.scale = scale;
+  return detail::draw_node(d, shape, "xf::random::gamma");
+}
+template <element T = double, std::size_t N>
+auto gamma(const index_t (&shape)[N], generator& g, double shape_parameter, double scale = 1.0) {
+  return gamma<T>(detail::to_dims(shape), g, shape_parameter, scale);
+}
+// Generator.standard_gamma(shape, size).
+template <element T = double, std::size_t N>
+auto standard_gamma(const index_t (&shape)[N], generator& g, double shape_parameter) {
+  return gamma<T>(detail::to_dims(shape), g, shape_parameter);
+}
+
+// Beta(a, b) (float types, double by default), like Generator.beta(a, b, size).
+template <element T = double, std::size_t N>
+auto beta(const std::array<index_t, N>& shape, generator& g, double a, double b) {
+  static_assert(detail::float_draw<T>, "xf::random::beta: a floating element type (float, double, half, bfloat16)");
+  if (!(a > 0) || !(b > 0) || a > 1e300 || b > 1e300)
+    throw error("xf::random::beta: a and b must be > 0, not " + std::to_string(a) + " and " + std::to_string(b));
+  detail::check_rejection_size(shape, "xf::random::beta");
+  detail::beta_draw<T> d{};
+  d.key = g.next_key();
+  d.a = a;
+  d.b = b;
+  d.ka = detail::gamma_constants::of(a);
+  d.kb = detail::gamma_constants::of(b);
+  return detail::draw_node(d, shape, "xf::random::beta");
+}
+template <element T = double, std::size_t N>
+auto beta(const index_t (&shape)[N], generator& g, double a, double b) {
+  return beta<T>(detail::to_dims(shape), g, a, b);
+}
+
+// Binomial counts of n trials of probability p (int64 by default), like Generator.binomial(n, p, size).
+template <element T = std::int64_t, std::size_t N>
+auto binomial(const std::array<index_t, N>& shape, generator& g, std::int64_t n, double p) {
+  static_assert(is_integer<T>, "xf::random::binomial: an integer element type (counts)");
+  if (n < 0 || !(p >= 0 && p <= 1))
+    throw error("xf::random::binomial: n must be >= 0 and p in [0, 1], not " + std::to_string(n) + " and " + std::to_string(p));
+  detail::check_rejection_size(shape, "xf::random::binomial");
+  detail::binomial_draw<T> d{};
+  d.key = g.next_key();
+  d.n = n;
+  d.p = p;
+  return detail::draw_node(d, shape, "xf::random::binomial");
+}
+template <element T = std::int64_t, std::size_t N>
+auto binomial(const index_t (&shape)[N], generator& g, std::int64_t n, double p) {
+  return binomial<T>(detail::to_dims(shape), g, n, p);
 }
 
 // Integers on [low, high), like Generator.integers(low, high, size).

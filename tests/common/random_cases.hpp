@@ -163,6 +163,137 @@ void random_exponential(std::size_t n, double scale) {
   REQUIRE_THROWS_AS(xf::random::exponential<T>({3}, g, -1.0), xf::error);
 }
 
+// Pearson's chi-square of integer draws against a probability mass function: a bin for each count
+// in [lo, hi] expected at least 20 times, the tails pooled; true when below a bound whose false
+// alarm rate is under 1e-6 (d + 7 sqrt(2 d) + 10 for d degrees of freedom).
+template <class Pmf>
+bool chi_square_fits(const std::vector<std::int64_t>& xh, Pmf pmf, std::int64_t start, std::int64_t last) {
+  const double nd = static_cast<double>(xh.size());
+  std::int64_t lo = start, hi = start;
+  while (lo > 0 && pmf(lo - 1) * nd >= 20) --lo;
+  while (hi < last && pmf(hi + 1) * nd >= 20) ++hi;
+  std::vector<double> observed(static_cast<std::size_t>(hi - lo + 3), 0), expected(observed.size(), 0);
+  for (const auto k : xh) observed[static_cast<std::size_t>(k < lo ? 0 : k > hi ? hi - lo + 2 : k - lo + 1)] += 1;
+  double inside = 0, below = 0;
+  for (std::int64_t k = lo; k <= hi; ++k) inside += expected[static_cast<std::size_t>(k - lo + 1)] = pmf(k);
+  for (std::int64_t k = 0; k < lo; ++k) below += pmf(k);
+  expected[0] = below;
+  expected.back() = std::max(0.0, 1 - inside - below);
+  double chi2 = 0;
+  int cells = 0;
+  for (std::size_t i = 0; i < observed.size(); ++i) {
+    const double e = expected[i] * nd;
+    if (e < 1) continue;  // an empty tail
+    chi2 += (observed[i] - e) * (observed[i] - e) / e;
+    ++cells;
+  }
+  const double d = cells - 1;
+  INFO("chi-square " << chi2 << " over " << cells << " cells");
+  return chi2 <= d + 7 * std::sqrt(2 * d) + 10;
+}
+
+// Sample mean and variance within 6 sigma of the distribution's (kurtosis-aware for the variance).
+template <class T>
+void require_moments(const std::vector<T>& xh, double mean_want, double var_want, double fourth_central) {
+  double mean = 0, var = 0;
+  mean_var(xh, mean, var);
+  const double nd = static_cast<double>(xh.size());
+  INFO("mean " << mean << " (want " << mean_want << "), variance " << var << " (want " << var_want << ")");
+  REQUIRE(std::abs(mean - mean_want) <= 6 * std::sqrt(var_want / nd) + 1e-12 * std::abs(mean_want));
+  REQUIRE(std::abs(var - var_want) <= 6 * std::sqrt(std::max(fourth_central - var_want * var_want, 0.0) / nd) + 1e-9 * var_want);
+}
+
+// A draw evaluated in Space; on the device also on the host, bit for bit the same.
+template <class Space, class Draw>
+auto drawn_values(const Draw& draw) {
+  using T = xf::value_t<Draw>;
+  const xf::array<T, 1, Space> x = draw;
+  const auto xh = xf::to_host(x);
+  if constexpr (std::is_same_v<Space, xf::device>) {
+    const xf::array<T, 1, xf::host> h = draw;
+    REQUIRE(xf::to_host(h) == xh);
+  }
+  return xh;
+}
+
+// Poisson draws, for means on both sides of the switch between NumPy's two algorithms: moments and
+// chi-square against the pmf.
+template <class Space>
+void random_poisson(std::size_t n) {
+  xf::random::generator g(seed() ^ 0x9e3779b9u);
+  for (const double lam : {0.0, 0.5, 3.0, 9.99, 10.0, 42.5, 1e4, 1e9}) {
+    INFO("poisson lam " << lam);
+    const auto xh = drawn_values<Space>(xf::random::poisson({static_cast<xf::index_t>(n)}, g, lam));
+    require_moments(xh, lam, lam, lam * (1 + 3 * lam));
+    if (lam == 0 || lam > 1e5) continue;
+    const auto pmf = [&](std::int64_t k) {
+      return std::exp(static_cast<double>(k) * std::log(lam) - lam - std::lgamma(static_cast<double>(k) + 1));
+    };
+    REQUIRE(chi_square_fits(xh, pmf, static_cast<std::int64_t>(lam), std::numeric_limits<std::int64_t>::max() / 2));
+  }
+  REQUIRE_THROWS_AS(xf::random::poisson({3}, g, -1.0), xf::error);
+  REQUIRE_THROWS_AS(xf::random::poisson({3}, g, std::nan("")), xf::error);
+  REQUIRE_THROWS_AS(xf::random::poisson({3}, g, 1e19), xf::error);
+}
+
+// Binomial draws on both sides of the switch from inversion to beta splitting, and p past 1/2:
+// moments and chi-square against the pmf; the edges n = 0, p = 0, p = 1.
+template <class Space>
+void random_binomial(std::size_t n) {
+  xf::random::generator g(seed() ^ 0x85ebca6bu);
+  const std::pair<std::int64_t, double> cases[] = {{10, 0.3}, {100, 0.95}, {61, 0.5}, {1000, 0.5}, {12345, 0.01}, {1000000000, 0.25}};
+  for (const auto& [trials, p] : cases) {
+    INFO("binomial n " << trials << " p " << p);
+    const auto xh = drawn_values<Space>(xf::random::binomial({static_cast<xf::index_t>(n)}, g, trials, p));
+    const double nd = static_cast<double>(trials), q = 1 - p;
+    for (const auto k : xh) REQUIRE((k >= 0 && k <= trials));
+    require_moments(xh, nd * p, nd * p * q, nd * p * q * (1 + 3 * (nd - 2) * p * q));
+    if (trials > 100000) continue;
+    const auto pmf = [&](std::int64_t k) {
+      const double kd = static_cast<double>(k);
+      return std::exp(std::lgamma(nd + 1) - std::lgamma(kd + 1) - std::lgamma(nd - kd + 1) + kd * std::log(p) + (nd - kd) * std::log(q));
+    };
+    REQUIRE(chi_square_fits(xh, pmf, static_cast<std::int64_t>(nd * p), trials));
+  }
+  CHECK(xf::to_host(xf::array<std::int64_t, 1, Space>(xf::random::binomial({5}, g, 0, 0.5))) == std::vector<std::int64_t>(5, 0));
+  CHECK(xf::to_host(xf::array<std::int64_t, 1, Space>(xf::random::binomial({5}, g, 7, 0.0))) == std::vector<std::int64_t>(5, 0));
+  CHECK(xf::to_host(xf::array<std::int64_t, 1, Space>(xf::random::binomial({5}, g, 7, 1.0))) == std::vector<std::int64_t>(5, 7));
+  REQUIRE_THROWS_AS(xf::random::binomial({3}, g, -1, 0.5), xf::error);
+  REQUIRE_THROWS_AS(xf::random::binomial({3}, g, 5, 1.5), xf::error);
+}
+
+// Gamma and beta draws: moments for shapes below and above 1, and the closed-form CDFs (KS) of
+// gamma(1) (exponential), gamma(2), beta(1, 1) (uniform), beta(2, 1) (x^2) and beta(1/2, 1/2)
+// (arcsine).
+template <class Space>
+void random_gamma_beta(std::size_t n) {
+  xf::random::generator g(seed() ^ 0xc2b2ae35u);
+  const double ks_bound = 2.7 / std::sqrt(static_cast<double>(n));
+  for (const double k : {0.0, 0.3, 1.0, 2.0, 2.5, 100.0}) {
+    INFO("gamma shape " << k << " scale 2");
+    const auto xh = drawn_values<Space>(xf::random::gamma({static_cast<xf::index_t>(n)}, g, k, 2.0));
+    for (const double v : xh) REQUIRE(v >= 0);
+    require_moments(xh, 2 * k, 4 * k, 16 * (3 * k * (k + 2)));
+    if (k == 1) REQUIRE(ks_statistic(xh, [](double v) { return 1 - std::exp(-v / 2); }) <= ks_bound);
+    if (k == 2) REQUIRE(ks_statistic(xh, [](double v) { return 1 - std::exp(-v / 2) * (1 + v / 2); }) <= ks_bound);
+  }
+  const auto pi = std::acos(-1.0);
+  for (const auto& [a, b] : {std::pair{0.5, 0.5}, {0.1, 0.2}, {1.0, 1.0}, {2.0, 1.0}, {2.0, 5.0}, {50.0, 30.0}}) {
+    INFO("beta a " << a << " b " << b);
+    const auto xh = drawn_values<Space>(xf::random::beta<float>({static_cast<xf::index_t>(n)}, g, a, b));
+    for (const float v : xh) REQUIRE((v >= 0 && v <= 1));
+    const double m = a / (a + b), v = a * b / ((a + b) * (a + b) * (a + b + 1));
+    const double excess = 6 * ((a - b) * (a - b) * (a + b + 1) - a * b * (a + b + 2)) / (a * b * (a + b + 2) * (a + b + 3));
+    const double m4 = (3 + excess) * v * v;  // the fourth central moment from the excess kurtosis
+    require_moments(xh, m, v, m4);
+    if (a == 1 && b == 1) REQUIRE(ks_statistic(xh, [](double x) { return x; }) <= ks_bound + 1e-6);
+    if (a == 2 && b == 1) REQUIRE(ks_statistic(xh, [](double x) { return x * x; }) <= ks_bound + 1e-6);
+    if (a == 0.5) REQUIRE(ks_statistic(xh, [&](double x) { return 2 / pi * std::asin(std::sqrt(x)); }) <= ks_bound + 1e-6);
+  }
+  REQUIRE_THROWS_AS(xf::random::gamma({3}, g, -1.0), xf::error);
+  REQUIRE_THROWS_AS(xf::random::beta({3}, g, 0.0, 1.0), xf::error);
+}
+
 // Permutations are permutations, uniform in where an element lands; shuffle and choice draw from
 // the array's own values; choice with p follows p.
 template <class Space>

@@ -49,6 +49,11 @@ TEST_CASE("a draw has the same bits on the device as on the host, however it is 
     same_bits(xf::random::normal<xf::bfloat16>({n}, g), "normal bfloat16 n " + std::to_string(n));
     same_bits(xf::random::integers<std::int8_t>({n}, g, -100, 100), "integers int8 n " + std::to_string(n));
     same_bits(xf::random::integers<std::uint64_t>({n}, g, 0, 1ll << 62), "integers uint64 n " + std::to_string(n));
+    same_bits(xf::random::poisson({n}, g, 4.5), "poisson 4.5 n " + std::to_string(n));
+    same_bits(xf::random::poisson<std::int32_t>({n}, g, 123.25), "poisson int32 123.25 n " + std::to_string(n));
+    same_bits(xf::random::gamma<float>({n}, g, 0.7, 3.0), "gamma float 0.7 n " + std::to_string(n));
+    same_bits(xf::random::beta({n}, g, 0.4, 0.6), "beta 0.4 0.6 n " + std::to_string(n));
+    same_bits(xf::random::binomial({n}, g, 5000, 0.3), "binomial 5000 0.3 n " + std::to_string(n));
   }
   // Walks other than a contiguous row: a transposed 2-D draw (tiled walk), a draw broadcast
   // against a column, a draw written into an unaligned slice, and a draw fused with an array.
@@ -84,4 +89,16 @@ TEST_CASE("exponential draws on device arrays match their distribution", "[gpu][
 
 TEST_CASE("permutation, shuffle and choice on device arrays", "[gpu][random]") {
   xf_test::random_orderings<xf::device>();
+}
+
+TEST_CASE("poisson draws on device arrays match their distribution and the host's bits", "[gpu][random]") {
+  random_poisson<xf::device>(200000);
+}
+
+TEST_CASE("binomial draws on device arrays match their distribution", "[gpu][random]") {
+  random_binomial<xf::device>(200000);
+}
+
+TEST_CASE("gamma and beta draws on device arrays match their distributions", "[gpu][random]") {
+  random_gamma_beta<xf::device>(200000);
 }

@@ -45,3 +45,15 @@ TEST_CASE("exponential draws on host arrays match their distribution", "[host][r
 TEST_CASE("permutation, shuffle and choice on host arrays", "[host][random]") {
   xf_test::random_orderings<xf::host>();
 }
+
+TEST_CASE("poisson draws on host arrays match their distribution", "[host][random]") {
+  random_poisson<xf::host>(200000);
+}
+
+TEST_CASE("binomial draws on host arrays match their distribution", "[host][random]") {
+  random_binomial<xf::host>(200000);
+}
+
+TEST_CASE("gamma and beta draws on host arrays match their distributions", "[host][random]") {
+  random_gamma_beta<xf::host>(200000);
+}

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// log and sin/cos of 2 pi u that give the same bits on the host and on the device: only IEEE
+// log, exp and sin/cos of 2 pi u that give the same bits on the host and on the device: only IEEE
 // operations that every compiler rounds the same way (frexp, +, -, /, sqrt, and every multiply-add
 // written as an explicit fma, which neither side may contract differently). The math libraries
-// of the two sides differ in the last bit, and normal draws must not. Accurate to a few ulp.
+// of the two sides differ in the last bit, and the draws must not. Accurate to a few ulp.
 #pragma once
 
 #include <cmath>
@@ -121,6 +121,37 @@ XF_HD XF_FORCEINLINE void exact_cos_sin_2pi(T u, T& c, T& s) {
     case 2: c = -cs, s = -sn; break;
     default: c = sn, s = -cs; break;
   }
+}
+
+// 1 / k!, exactly rounded for the k below (k! is exact in a double up to 22!).
+XF_HD constexpr double inverse_factorial(int k) {
+  double f = 1;
+  for (int i = 2; i <= k; ++i) f *= i;
+  return 1.0 / f;
+}
+
+// exp(x) for a double: x = k ln2 + r with |r| <= ln2 / 2 (ln2 in two parts, so that k ln2 is
+// nearly exact), exp(r) by its Taylor series to r^13 (truncation below 1e-17), then 2^k by ldexp
+// (exact, one rounding for subnormal results on both sides).
+XF_HD XF_FORCEINLINE double exact_exp(double x) {
+  if (!(x == x)) return x;
+  if (x > 709.782712893384) return HUGE_VAL;
+  if (x < -745.1332191019412) return 0.0;
+  constexpr double inv_ln2 = 1.4426950408889634, ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+#if XF_DEVICE_PASS
+  const double k = ::floor(exact_fma(x, inv_ln2, 0.5));
+#else
+  const double k = std::floor(exact_fma(x, inv_ln2, 0.5));
+#endif
+  const double r = exact_fma(-k, ln2_lo, exact_fma(-k, ln2_hi, x));
+  double p = inverse_factorial(13);
+#pragma unroll
+  for (int i = 12; i >= 0; --i) p = exact_fma(p, r, inverse_factorial(i));
+#if XF_DEVICE_PASS
+  return ::ldexp(p, static_cast<int>(k));
+#else
+  return std::ldexp(p, static_cast<int>(k));
+#endif
 }
 
 }  // namespace xf::detail
