@@ -15,7 +15,6 @@
 // last). The work is in manip/index.hpp, which <xfuse/manip.hpp> and <xfuse/xfuse.hpp> include.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <utility>
 
@@ -40,7 +39,7 @@ class indexed {
   using result_type = array<T, rank, S>;
 
   indexed(array<T, R, S> a, array<I, RI, S> idx, int axis)
-      : a_(std::move(a)), idx_(std::move(idx)), axis_(axis), state_(std::make_shared<state>()) {
+      : a_(std::move(a)), idx_(std::move(idx)), axis_(axis) {
     for (int d = 0; d < rank; ++d) {
       const bool taken = d >= axis_ && d < axis_ + RI;
       shape_[d] = taken ? idx_.shape()[d - axis_] : a_.shape()[d < axis_ ? d : d - RI + 1];
@@ -48,11 +47,11 @@ class indexed {
   }
 
   const result_type& eval() const {
-    if (!state_->done) {
-      state_->value = gather_by_index(a_, idx_, axis_, "xf::array(index array)");
-      state_->done = true;
+    if (!done_) {
+      value_ = gather_by_index(a_, idx_, axis_, "xf::array(index array)");
+      done_ = true;
     }
-    return state_->value;
+    return value_;
   }
   operator result_type() const { return eval(); }  // NOLINT: implicit, like an array
   const dims<rank>& shape() const noexcept { return shape_; }
@@ -113,15 +112,15 @@ class indexed {
 #undef XF_INDEXED_COMPOUND
 
  private:
-  struct state {
-    result_type value;
-    bool done = false;
-  };
+
   array<T, R, S> a_;  // the basic view
   array<I, RI, S> idx_;
   int axis_;          // the view's axis that idx indexes
   dims<rank> shape_{};
-  std::shared_ptr<state> state_;
+  // The selected values once computed (a copy of the proxy computes its own: no <memory> in the
+  // core headers).
+  mutable result_type value_;
+  mutable bool done_ = false;
 };
 
 }  // namespace xf::detail

@@ -13,7 +13,6 @@
 // The work is in manip/mask.hpp, which <xfuse/manip.hpp> and <xfuse/xfuse.hpp> include.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <utility>
 
@@ -43,17 +42,17 @@ class masked {
   static constexpr int leaf_count = 1;
   using result_type = array<T, rank, S>;
 
-  masked(array<T, R, S> a, M mask) : a_(std::move(a)), mask_(std::move(mask)), state_(std::make_shared<state>()) {
+  masked(array<T, R, S> a, M mask) : a_(std::move(a)), mask_(std::move(mask)) {
     check_mask_shape<T, R>(a_.shape(), mask_, "xf::array(mask)");
   }
 
   // The selected values: selected the first time (on the current stream), then kept.
   const result_type& eval() const {
-    if (!state_->done) {
-      state_->value = select_by_mask(a_, mask_, "xf::array(mask)");
-      state_->done = true;
+    if (!done_) {
+      value_ = select_by_mask(a_, mask_, "xf::array(mask)");
+      done_ = true;
     }
-    return state_->value;
+    return value_;
   }
   operator result_type() const { return eval(); }  // NOLINT: implicit, like an array
   const dims<rank>& shape() const { return eval().shape(); }
@@ -121,13 +120,13 @@ class masked {
     if constexpr (expression<V>) return rank_v<V> <= R - rank_v<M>;
     else return true;
   }
-  struct state {
-    result_type value;
-    bool done = false;
-  };
+
   array<T, R, S> a_;
   M mask_;
-  std::shared_ptr<state> state_;
+  // The selected values once computed (a copy of the proxy computes its own: no <memory> in the
+  // core headers).
+  mutable result_type value_;
+  mutable bool done_ = false;
 };
 
 }  // namespace xf::detail
