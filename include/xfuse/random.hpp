@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "core.hpp"
@@ -161,8 +162,10 @@ auto standard_exponential(const index_t (&shape)[N], generator& g) {
 template <element T = std::int64_t, std::size_t N>
 auto poisson(const std::array<index_t, N>& shape, generator& g, double lam = 1.0) {
   static_assert(is_integer<T>, "xf::random::poisson: an integer element type (counts)");
-  if (!(lam >= 0) || lam > 1e18)
-    throw error("xf::random::poisson: lam must be in [0, 1e18], not " + std::to_string(lam));
+  // Above 1e13 the rejection test's terms (lam log lam) lose the precision it needs.
+  if (!(lam >= 0) || lam > 1e13 || lam > static_cast<double>(std::numeric_limits<T>::max()) / 2 - 100)
+    throw error(std::string("xf::random::poisson: lam must be in [0, 1e13] and far enough below ") + dtype_name<T> +
+                "'s maximum, not " + std::to_string(lam));
   detail::check_rejection_size(shape, "xf::random::poisson");
   detail::poisson_draw<T> d{};
   d.key = g.next_key();
@@ -190,8 +193,8 @@ template <element T = double, std::size_t N>
 auto gamma(const std::array<index_t, N>& shape, generator& g, double shape_parameter, double scale = 1.0) {
   static_assert(detail::float_draw<T>, "xf::random::gamma: a floating element type (float, double, half, bfloat16)");
   if (!(shape_parameter >= 0) || !(scale >= 0) || shape_parameter > 1e300)
-    throw error("xf::random::gamma: the shape and scale must be >= 0, not " + std::to_string(shape_parameter) + " and " +
-                std::to_string(scale));
+    throw error("xf::random::gamma: the shape must be in [0, 1e300] and the scale >= 0, not " + std::to_string(shape_parameter) +
+                " and " + std::to_string(scale));
   detail::check_rejection_size(shape, "xf::random::gamma");
   detail::gamma_draw<T> d{};
   d.key = g.next_key();
@@ -213,8 +216,8 @@ auto standard_gamma(const index_t (&shape)[N], generator& g, double shape_parame
 template <element T = double, std::size_t N>
 auto beta(const std::array<index_t, N>& shape, generator& g, double a, double b) {
   static_assert(detail::float_draw<T>, "xf::random::beta: a floating element type (float, double, half, bfloat16)");
-  if (!(a > 0) || !(b > 0) || a > 1e300 || b > 1e300)
-    throw error("xf::random::beta: a and b must be > 0, not " + std::to_string(a) + " and " + std::to_string(b));
+  if (!(a >= 1e-300) || !(b >= 1e-300) || a > 1e300 || b > 1e300)
+    throw error("xf::random::beta: a and b must be in [1e-300, 1e300], not " + std::to_string(a) + " and " + std::to_string(b));
   detail::check_rejection_size(shape, "xf::random::beta");
   detail::beta_draw<T> d{};
   d.key = g.next_key();
@@ -233,8 +236,10 @@ auto beta(const index_t (&shape)[N], generator& g, double a, double b) {
 template <element T = std::int64_t, std::size_t N>
 auto binomial(const std::array<index_t, N>& shape, generator& g, std::int64_t n, double p) {
   static_assert(is_integer<T>, "xf::random::binomial: an integer element type (counts)");
-  if (n < 0 || !(p >= 0 && p <= 1))
-    throw error("xf::random::binomial: n must be >= 0 and p in [0, 1], not " + std::to_string(n) + " and " + std::to_string(p));
+  if (n < 0 || n > (std::int64_t{1} << 61) || static_cast<std::uint64_t>(n) > static_cast<std::uint64_t>(std::numeric_limits<T>::max()) ||
+      !(p >= 0 && p <= 1))
+    throw error(std::string("xf::random::binomial: n must be in [0, 2^61] and at most ") + dtype_name<T> +
+                "'s maximum, and p in [0, 1], not " + std::to_string(n) + " and " + std::to_string(p));
   detail::check_rejection_size(shape, "xf::random::binomial");
   detail::binomial_draw<T> d{};
   d.key = g.next_key();

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <streambuf>
 #include <string>
 #include <tuple>
@@ -250,8 +251,11 @@ void save(const std::string& path, std::uint16_t method, const char* op, const E
   for (std::size_t i = 0; i < names.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (names[i] == names[j]) fail(op, path, "two arrays are named '" + names[i] + "'");
+#if !XFUSE_WITH_ZLIB
+  if (method == deflated) fail(op, path, "deflate needs zlib: define XFUSE_WITH_ZLIB and link zlib (ZLIB::ZLIB), or use xf::savez");
+#endif
   const std::string tmp = path + npy::unique_suffix();
-  {
+  try {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out) fail(op, path, "cannot create the file" + npy::errno_text(errno));
     std::vector<written> members;
@@ -279,10 +283,10 @@ void save(const std::string& path, std::uint16_t method, const char* op, const E
     const auto directory_size = static_cast<std::uint64_t>(out.tellp()) - directory;
     out << end_records(members.size(), directory, directory_size);
     out.flush();
-    if (!out) {
-      ::unlink(tmp.c_str());
-      fail(op, path, "cannot write the file" + npy::errno_text(errno));
-    }
+    if (!out) fail(op, path, "cannot write the file" + npy::errno_text(errno));
+  } catch (...) {  // nothing half-written is left beside the path
+    ::unlink(tmp.c_str());
+    throw;
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     const int e = errno;
@@ -425,7 +429,11 @@ class npz_file {
     f.stream.seekg(static_cast<std::streamoff>(data_offset(f.stream, *m, op)));
     detail::npz::member_buffer buffer(f.stream, *m, op, path_);
     std::istream in(&buffer);
-    array<T, R, host> a = detail::npy::read_array<T, R>(in, m->size, op, path_ + "/" + m->name);
+    in.exceptions(std::ios::badbit);  // the member's own errors (cut short, does not inflate) reach the caller
+    // The recorded size bounds the reads; it is trusted for allocation only when the bytes are
+    // there (stored), otherwise memory follows the bytes that arrive.
+    const auto known = m->method == detail::npz::stored ? std::optional<std::uint64_t>(m->size) : std::nullopt;
+    array<T, R, host> a = detail::npy::read_array<T, R>(in, known, op, path_ + "/" + m->name);
     buffer.finish();
     if constexpr (std::is_same_v<Space, device>) return asarray(a);
     else return a;
@@ -448,6 +456,8 @@ class npz_file {
     const std::uint64_t start = m.header_offset + 30 + detail::npz::read_le(h + 26, 2) + detail::npz::read_le(h + 28, 2);
     if (start > size_ || m.compressed > size_ - start)
       detail::npz::fail(op, path_, "member '" + m.name + "' runs past the end of the archive");
+    if (m.method == detail::npz::stored && m.compressed != m.size)
+      detail::npz::fail(op, path_, "member '" + m.name + "' is stored, yet its two recorded sizes differ");
     return start;
   }
 
