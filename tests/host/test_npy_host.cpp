@@ -24,6 +24,7 @@
 
 #include "../common/check.hpp"
 #include "../common/random.hpp"
+#include "../common/temp_path.hpp"
 
 using namespace xf_test;
 
@@ -31,26 +32,6 @@ namespace {
 
 template <class T, int R>
 using harray = xf::array<T, R, xf::host>;
-
-// A unique path in the temporary directory, removed when it goes out of scope.
-class temp_path {
- public:
-  temp_path() {
-    static int counter = 0;
-    path_ = std::filesystem::temp_directory_path() /
-            ("xfuse_npy_" + std::to_string(std::random_device{}()) + "_" + std::to_string(counter++) + ".npy");
-  }
-  ~temp_path() {
-    std::error_code ec;
-    std::filesystem::remove(path_, ec);
-  }
-  temp_path(const temp_path&) = delete;
-  temp_path& operator=(const temp_path&) = delete;
-  std::string str() const { return path_.string(); }
-
- private:
-  std::filesystem::path path_;
-};
 
 // A fresh directory in the temporary directory, removed with what it holds when it goes out of
 // scope: its listing shows exactly what a call left behind.

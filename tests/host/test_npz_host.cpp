@@ -13,30 +13,13 @@
 #include "../common/catch.hpp"
 #include "../common/npz_samples.hpp"
 #include "../common/random.hpp"
+#include "../common/temp_path.hpp"
 #include <xfuse/complex.hpp>
 #include <xfuse/npz.hpp>
 
 namespace {
 
-// A unique path in the temporary directory, removed when it goes out of scope.
-class temp_path {
- public:
-  temp_path() {
-    static int counter = 0;
-    path_ = std::filesystem::temp_directory_path() /
-            ("xfuse_npz_" + std::to_string(std::random_device{}()) + "_" + std::to_string(counter++) + ".npz");
-  }
-  ~temp_path() {
-    std::error_code ec;
-    std::filesystem::remove(path_, ec);
-  }
-  temp_path(const temp_path&) = delete;
-  temp_path& operator=(const temp_path&) = delete;
-  std::string str() const { return path_.string(); }
-
- private:
-  std::filesystem::path path_;
-};
+using xf_test::temp_path;
 
 void write_bytes(const std::string& path, const void* data, std::size_t n) {
   std::ofstream(path, std::ios::binary).write(static_cast<const char*>(data), static_cast<std::streamsize>(n));
@@ -61,7 +44,7 @@ TEST_CASE("savez and savez_compressed round trip arrays of every kind", "[npz][h
   const auto empty = xf::array<double, 2, xf::host>({0, 3});
   for (const bool compressed : {false, true}) {
     INFO((compressed ? "savez_compressed" : "savez"));
-    const temp_path p;
+    const temp_path p(".npz");
     if (compressed) xf::savez_compressed(p.str(), f, xf::named("ints", i), f.T(), xf::named("z", c), xf::named("mask", flags), xf::named("none", empty));
     else xf::savez(p.str(), f, xf::named("ints", i), f.T(), xf::named("z", c), xf::named("mask", flags), xf::named("none", empty));
     const auto npz = xf::load_npz(p.str());
@@ -81,14 +64,14 @@ TEST_CASE("savez and savez_compressed round trip arrays of every kind", "[npz][h
     CHECK_THROWS_WITH((npz.get<float, 2, xf::host>("nothing")), XF_CONTAINS("no array named 'nothing'"));
   }
   // Two arrays of one name: refused, and no file is left.
-  const temp_path p;
+  const temp_path p(".npz");
   CHECK_THROWS_WITH(xf::savez(p.str(), xf::named("x", f), xf::named("x", i)), XF_CONTAINS("two arrays are named 'x'"));
   CHECK(!std::filesystem::exists(p.str()));
 }
 
 TEST_CASE("load_npz reads NumPy's own archives, stored and deflated", "[npz][host][numpy]") {
   for (const bool deflated : {false, true}) {
-    const temp_path p;
+    const temp_path p(".npz");
     if (deflated) write_bytes(p.str(), xf_test::npz_samples::numpy_deflated_npz, sizeof xf_test::npz_samples::numpy_deflated_npz);
     else write_bytes(p.str(), xf_test::npz_samples::numpy_stored_npz, sizeof xf_test::npz_samples::numpy_stored_npz);
     const auto npz = xf::load_npz(p.str());
@@ -103,7 +86,7 @@ TEST_CASE("malformed archives throw xf::error and never crash", "[npz][host]") {
   const auto good = std::vector<unsigned char>(std::begin(xf_test::npz_samples::numpy_deflated_npz), std::end(xf_test::npz_samples::numpy_deflated_npz));
   const auto stored = std::vector<unsigned char>(std::begin(xf_test::npz_samples::numpy_stored_npz), std::end(xf_test::npz_samples::numpy_stored_npz));
   auto try_read = [](const std::vector<unsigned char>& bytes) {
-    const temp_path p;
+    const temp_path p(".npz");
     write_bytes(p.str(), bytes.data(), bytes.size());
     const auto npz = xf::load_npz(p.str());
     (void)npz.get<float, 2, xf::host>("arr_0");
@@ -130,14 +113,14 @@ TEST_CASE("malformed archives throw xf::error and never crash", "[npz][host]") {
       }
     }
   }
-  const temp_path missing;
+  const temp_path missing(".npz");
   CHECK_THROWS_WITH(xf::load_npz(missing.str()), XF_CONTAINS("cannot open"));
 }
 
 TEST_CASE("savez writes what Python's zipfile and NumPy read: the layout of its records", "[npz][host]") {
   // One member: local header (30 + name + 20-byte zip64 field), the .npy bytes, the central header
   // (46 + name + 28), the zip64 end record (56), its locator (20) and the end record (22).
-  const temp_path p;
+  const temp_path p(".npz");
   const auto a = xf::asarray<std::int32_t, xf::host>({1, 2, 3});
   xf::savez(p.str(), xf::named("abc", a));
   const auto bytes = read_bytes(p.str());
@@ -153,7 +136,7 @@ TEST_CASE("savez writes what Python's zipfile and NumPy read: the layout of its 
 }
 
 TEST_CASE("the .npz example of the guide", "[npz][host][docs]") {
-  const temp_path p;
+  const temp_path p(".npz");
   const std::string path = p.str();
   // example-begin npz
   const auto x = xf::asarray<float, xf::host>({1, 2, 3, 4, 5, 6}, {2, 3});
