@@ -10,4 +10,5 @@
 #include "dist/io.hpp"
 #include "dist/matmul.hpp"
 #include "dist/reduce.hpp"
+#include "dist/softmax.hpp"
 #include "dist/statement.hpp"

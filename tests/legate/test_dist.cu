@@ -234,6 +234,55 @@ TEST_CASE("dist: reductions with the expression fused into each piece", "[dist]"
   CHECK(xf::dist::sum(ints).item() == std::int64_t{100000} * 100001 / 2);
 }
 
+TEST_CASE("dist: softmax and log_softmax along an axis, each piece holding whole lines", "[dist]") {
+  // Against a long-double reference of SciPy's formulas on the host, along both axes of a matrix
+  // split into many pieces, with a NaN row (NaN throughout) and a line of -inf and finite values.
+  const std::array<xf::index_t, 2> shape{517, 300};
+  auto hx = host_random<float>(shape, -30, 30);
+  auto hy = host_random<float>(shape, -1, 1);
+  hx.data()[7 * shape[1] + 11] = std::nanf("");
+  for (xf::index_t j = 0; j < shape[1]; j += 2) hx.data()[9 * shape[1] + j] = -INFINITY;
+  auto x = xf::dist::from_local(hx);
+  auto y = xf::dist::from_local(hy);
+  for (int axis : {1, 0, -1}) {
+    const int a = axis < 0 ? axis + 2 : axis;
+    const auto soft = xf::dist::softmax(x - 0.5f * y, axis).to_local<xf::host>();
+    const auto log_soft = xf::dist::log_softmax(x - 0.5f * y, axis).to_local<xf::host>();
+    static_assert(std::is_same_v<decltype(xf::dist::softmax(x - 0.5f * y, axis)), xf::dist::array<float, 2>>);
+    REQUIRE(soft.shape() == shape);
+    std::size_t bad = 0, bad_log = 0;
+    const xf::index_t lines = shape[1 - a], length = shape[a];
+    for (xf::index_t l = 0; l < lines; ++l) {
+      auto at = [&](const auto& arr, xf::index_t k) { return a == 1 ? arr(l, k).item() : arr(k, l).item(); };
+      long double m = -INFINITY, total = 0;
+      bool nan = false;
+      std::vector<long double> v(static_cast<std::size_t>(length));
+      for (xf::index_t k = 0; k < length; ++k) {
+        v[k] = static_cast<long double>(at(hx, k) - 0.5f * at(hy, k));
+        nan = nan || std::isnan(v[k]);
+        m = std::max(m, v[k]);
+      }
+      for (xf::index_t k = 0; k < length; ++k) total += std::exp(v[k] - m);
+      for (xf::index_t k = 0; k < length; ++k) {
+        const double want = nan ? NAN : static_cast<double>(std::exp(v[k] - m) / total);
+        const double want_log = nan ? NAN : static_cast<double>((v[k] - m) - std::log(total));
+        const double got = at(soft, k), got_log = at(log_soft, k);
+        if (!(std::abs(got - want) <= 1e-5 * std::max(want, 1e-30) + 1e-37 || (std::isnan(got) && std::isnan(want)))) ++bad;
+        if (!(std::abs(got_log - want_log) <= 1e-5 * std::max(1.0, std::abs(want_log)) || got_log == want_log ||
+              (std::isnan(got_log) && std::isnan(want_log))))
+          ++bad_log;
+      }
+    }
+    INFO("axis " << axis);
+    CHECK(bad == 0);
+    CHECK(bad_log == 0);
+  }
+  // Bad input throws at the caller.
+  CHECK_THROWS_AS(xf::dist::softmax(x, 2), xf::shape_error);
+  CHECK_THROWS_AS(xf::dist::log_softmax(x, -3), xf::shape_error);
+  CHECK(xf::dist::softmax(xf::dist::empty<double>({0, 5}), 1).shape() == std::array<xf::index_t, 2>{0, 5});
+}
+
 TEST_CASE("dist: matrix products with a replicated right operand", "[dist]") {
   auto ha = host_random<double>(std::array<xf::index_t, 2>{1003, 67}, -1, 1);
   auto hb = host_random<double>(std::array<xf::index_t, 2>{67, 45}, -1, 1);

@@ -124,23 +124,24 @@ void rows_in_two_passes(const E& e, int axis, Result& result, const char* name, 
 }
 #endif
 
-// The result of `What` along `axis` of e: e's shape, or for logsumexp extent 1 along the axis.
-template <row_result What, class E, class W = no_operand, class B = no_operand>
-auto rows_of(const E& e, int axis_in, const char* name, double eps = 0, const W& weight = {}, const B& bias = {}) {
+// Writes `What` along `axis` of e into result, an array of e's shape (for logsumexp, extent 1
+// along the axis) in e's space that e does not read: any strides, so a piece of a larger array
+// (a distributed array's, say) is written in place.
+template <row_result What, class E, class Result, class W = no_operand, class B = no_operand>
+void rows_into(const E& e, int axis_in, Result& result, const char* name, double eps = 0, const W& weight = {},
+               const B& bias = {}) {
   check_row_operand<E>();
   const nvtx_range range(name);
   using V = value_t<E>;
   using C = compute_t<V>;
   using S = resolved_space_t<space_t<E>>;
-  constexpr int R = rank_v<E>;
+  static_assert(std::is_same_v<value_t<Result>, V> && std::is_same_v<space_t<Result>, S>,
+                "xfuse: rows are written into an array of the operand's element type and space");
   const int one_axis[1] = {axis_in};
   const int axis = normalize_axes(one_axis, e.shape(), name)[0];
   check_along_axis(weight, e, axis, name, "weight");
   check_along_axis(bias, e, axis, name, "bias");
-  auto shape = e.shape();
-  if constexpr (What == row_result::logsumexp) shape[axis] = 1;
-  array<V, R, S> result(shape);
-  if (result.size() == 0) return result;
+  if (result.size() == 0) return;
   const auto p = make_row_plan(e, axis, row_values<V, C, V>{}, result.data(), result.strides());
   const auto affine = make_affine<V, C>(eps, weight, bias);
   if constexpr (std::is_same_v<S, device>) {
@@ -155,6 +156,21 @@ auto rows_of(const E& e, int axis_in, const char* name, double eps = 0, const W&
   } else {
     run_rows_host<What>(p, affine);
   }
+}
+
+// The result of `What` along `axis` of e: e's shape, or for logsumexp extent 1 along the axis.
+template <row_result What, class E, class W = no_operand, class B = no_operand>
+auto rows_of(const E& e, int axis_in, const char* name, double eps = 0, const W& weight = {}, const B& bias = {}) {
+  check_row_operand<E>();
+  using V = value_t<E>;
+  using S = resolved_space_t<space_t<E>>;
+  constexpr int R = rank_v<E>;
+  const int one_axis[1] = {axis_in};
+  const int axis = normalize_axes(one_axis, e.shape(), name)[0];
+  auto shape = e.shape();
+  if constexpr (What == row_result::logsumexp) shape[axis] = 1;
+  array<V, R, S> result(shape);
+  rows_into<What>(e, axis, result, name, eps, weight, bias);
   return result;
 }
 
