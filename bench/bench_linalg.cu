@@ -79,6 +79,59 @@ void square(benchmark::State& state) {
   report_flops(state, ms, 2.0 * n * n * n, raw);
 }
 
+// int32 C = A B (NumPy's wrapping integer product): one fused reduction, BLAS having no int32
+// GEMM. The raw figure is cuBLAS's float32 SGEMM of the same size, for scale; the check is that
+// float product, exact here (|values| <= 100, sums below 2^24).
+void integer_square(benchmark::State& state) {
+  const xf::index_t n = state.range(0);
+  const xf::array<int, 2> a = xf::rint(random_matrix<double>(n, n) * 100.0).astype<int>();
+  const xf::array<int, 2> b = xf::rint(random_matrix<double>(n, n) * 100.0).astype<int>();
+  xf::array<int, 2> c;
+  const double ms = median_ms([&] { c = xf::matmul(a, b); }, 11);
+  const xf::array<float, 2> fa = a.astype<float>(), fb = b.astype<float>();
+  xf::array<float, 2> r({n, n});
+  const int ni = static_cast<int>(n);
+  const float one = 1, zero = 0;
+  const double raw = median_ms(
+      [&] {
+        check_blas(cublasSgemm(raw_handle(), CUBLAS_OP_N, CUBLAS_OP_N, ni, ni, ni, &one, fb.data(), ni, fa.data(), ni, &zero, r.data(), ni),
+                   "sgemm");
+      },
+      11);
+  const double diff = xf::max(xf::abs(c.astype<double>() - r.astype<double>())).item();
+  if (diff != 0) {
+    std::fprintf(stderr, "integer matmul %lld: differs from the exact float product by %g\n", static_cast<long long>(n), diff);
+    std::abort();
+  }
+  report_flops(state, ms, 2.0 * n * n * n, raw);
+}
+
+// einsum("bij,bjk->bik") against cuBLAS's strided-batched SGEMM of the same operands: the
+// subscripts lower to that one call, so the difference is einsum's host work.
+void einsum_batched(benchmark::State& state) {
+  const xf::index_t nb = state.range(0), n = state.range(1);
+  const xf::array<float, 3> a = random_matrix<float>(nb * n, n).reshape({nb, n, n});
+  const xf::array<float, 3> b = random_matrix<float>(nb * n, n).reshape({nb, n, n});
+  xf::array<float, 3> c;
+  const double ms = median_ms([&] { c = xf::einsum<"bij,bjk->bik">(a, b); }, 21);
+  xf::array<float, 3> r({nb, n, n});
+  const int ni = static_cast<int>(n);
+  const float one = 1, zero = 0;
+  const double raw = median_ms(
+      [&] {
+        check_blas(cublasSgemmStridedBatched(raw_handle(), CUBLAS_OP_N, CUBLAS_OP_N, ni, ni, ni, &one, b.data(), ni, n * n, a.data(), ni,
+                                             n * n, &zero, r.data(), ni, n * n, static_cast<int>(nb)),
+                   "sgemm strided batched");
+      },
+      21);
+  const double diff = xf::max(xf::abs(c - r)).item();
+  if (!(diff <= 1e-3)) {
+    std::fprintf(stderr, "einsum %lld x %lld: differs from cuBLAS by %g\n", static_cast<long long>(nb), static_cast<long long>(n), diff);
+    std::abort();
+  }
+  report_flops(state, ms, 2.0 * nb * n * n * n, raw);
+}
+
 // C = A^T B with A stored n x n: the transpose is an operation flag, not a copy.
 void square_transposed(benchmark::State& state) {
   const xf::index_t n = state.range(0);
@@ -489,6 +542,56 @@ void eigh_case(benchmark::State& state) {
   report_solver<float>(state, ms, raw);
 }
 
+// eig (values and right vectors of a general matrix) against the raw sequence: copy A, Xgeev.
+// xfuse adds the column-major copy, the finite check and the unpacking of conjugate pairs.
+template <class T>
+void eig_case(benchmark::State& state) {
+  using C = xf::linalg::eig_complex_t<T>;
+  const xf::index_t n = state.range(0);
+  const auto a = random_matrix<T>(n, n);
+  xf::linalg::eig_result<T, 2, xf::device> f;
+  f = xf::linalg::eig(a);  // warm-up
+  const xf::array<C, 2> ac = a.template astype<C>();
+  const double res = xf::max(xf::abs(xf::matmul(ac, f.eigenvectors) - f.eigenvectors * f.eigenvalues)).item();
+  if (!(res <= (std::is_same_v<T, float> ? 1e-3 : 1e-9) * static_cast<double>(n))) {
+    std::fprintf(stderr, "eig %lld: residual %g\n", static_cast<long long>(n), res);
+    std::abort();
+  }
+  raw_solver& r = raw_cusolver();
+  constexpr cudaDataType_t t = std::is_same_v<T, float> ? CUDA_R_32F : CUDA_R_64F;
+  constexpr cudaDataType_t tw = std::is_same_v<T, float> ? CUDA_C_32F : CUDA_C_64F;
+  // The same matrix for both: column-major A (a C-ordered copy of A's transpose), which is what
+  // xfuse hands to Xgeev (A^T has the same eigenvalues but another QR iteration count).
+  const xf::array<T, 2> columns = a.T().copy();
+  xf::array<T, 2> w({n, n}), vr({n, n});
+  xf::array<C, 1> ev({n});
+  xf::array<int, 1> info({1});
+  std::size_t dev_bytes = 0, host_bytes = 0;
+  check_solver(cusolverDnXgeev_bufferSize(r.h, r.p, CUSOLVER_EIG_MODE_NOVECTOR, CUSOLVER_EIG_MODE_VECTOR, n, t, w.data(), n, tw, ev.data(), t,
+                                          nullptr, 1, t, vr.data(), n, t, &dev_bytes, &host_bytes),
+               "geev size");
+  xf::array<unsigned char, 1> work({static_cast<xf::index_t>(dev_bytes + 1)});
+  std::vector<unsigned char> host_work(host_bytes + 1);
+  const cudaStream_t s = xf::current_stream().handle();
+  const auto raw_call = [&] {
+    check(cudaMemcpyAsync(w.data(), columns.data(), columns.nbytes(), cudaMemcpyDeviceToDevice, s), "copy");
+    check_solver(cusolverDnXgeev(r.h, r.p, CUSOLVER_EIG_MODE_NOVECTOR, CUSOLVER_EIG_MODE_VECTOR, n, t, w.data(), n, tw, ev.data(), t, nullptr, 1,
+                                 t, vr.data(), n, t, work.data(), dev_bytes, host_work.data(), host_bytes, info.data()),
+                 "geev");
+  };
+  raw_call();  // warm-up
+  // Xgeev works on the host too, and its time drifts between calls by 10% and more: the two are
+  // timed in alternation, one call each a round, and the medians compared.
+  std::vector<double> mine, theirs;
+  for (int round = 0; round < 9; ++round) {
+    mine.push_back(median_ms([&] { f = xf::linalg::eig(a); }, 1, 0));
+    theirs.push_back(median_ms(raw_call, 1, 0));
+  }
+  std::sort(mine.begin(), mine.end());
+  std::sort(theirs.begin(), theirs.end());
+  report_solver<T>(state, mine[mine.size() / 2], theirs[theirs.size() / 2]);
+}
+
 // Timings without a raw baseline, for the CuPy comparison: svd and a batch of small eigh.
 void svd_case(benchmark::State& state) {
   const xf::index_t n = state.range(0);
@@ -544,6 +647,8 @@ void matmul_cpu_gpu(benchmark::State& state) {
 BENCHMARK(square<float>)->Name("matmul/f32")->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(square<double>)->Name("matmul/f64")->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(square<xf::half>)->Name("matmul/f16")->Arg(4096)->UseManualTime()->Iterations(1);
+BENCHMARK(einsum_batched)->Name("einsum/bij,bjk->bik/f32")->Args({1000, 64})->Args({64, 512})->Args({8, 2048})->UseManualTime()->Iterations(1);
+BENCHMARK(integer_square)->Name("matmul/i32")->Arg(1024)->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(square_transposed)->Name("matmul/A.T()@B/f32")->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(alpha_beta)->Name("matmul/2AB+0.5C_inplace/f32")->Arg(1024)->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(batched)->Name("matmul/batched/1000x64x64/f32")->UseManualTime()->Iterations(1);
@@ -560,6 +665,8 @@ BENCHMARK(solve_host_cost)->Name("solve/host_cost/64x64/f32")->UseManualTime()->
 BENCHMARK(solve_batched)->Name("solve/batched/1000x64x64/f32")->UseManualTime()->Iterations(1);
 BENCHMARK(qr_case)->Name("qr/f32")->Arg(512)->Arg(1024)->Arg(2048)->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(eigh_case)->Name("eigh/f32")->Arg(512)->Arg(2048)->UseManualTime()->Iterations(1);
+BENCHMARK(eig_case<float>)->Name("eig/f32")->Arg(512)->Arg(2048)->UseManualTime()->Iterations(1);
+BENCHMARK(eig_case<double>)->Name("eig/f64")->Arg(512)->Arg(2048)->UseManualTime()->Iterations(1);
 BENCHMARK(svd_case)->Name("svd/f32")->Arg(512)->UseManualTime()->Iterations(1);
 BENCHMARK(eigh_batched_case)->Name("eigh/batched/1000x32x32/f32")->UseManualTime()->Iterations(1);
 BENCHMARK(qr_cpu_gpu)->Name("cpu_vs_gpu/qr/f32")->Arg(64)->Arg(128)->Arg(256)->Arg(512)->Arg(1024)->Arg(2048)->UseManualTime()->Iterations(1);

@@ -15,6 +15,10 @@ def main(out_path):
         a = cp.random.uniform(-1, 1, (n, n)).astype(dt)
         b = cp.random.uniform(-1, 1, (n, n)).astype(dt)
         results[f"matmul/f{name[1:]}"] = {"ms": median_ms(lambda: a @ b, reps=21)}
+    for k in (1024, 4096):
+        a = cp.rint(cp.random.uniform(-1, 1, (k, k)) * 100).astype(cp.int32)
+        b = cp.rint(cp.random.uniform(-1, 1, (k, k)) * 100).astype(cp.int32)
+        results[f"matmul/i32/{k}"] = {"ms": median_ms(lambda: a @ b, reps=11)}
     a = cp.random.uniform(-1, 1, (n, n)).astype(cp.float32)
     b = cp.random.uniform(-1, 1, (n, n)).astype(cp.float32)
     results["matmul/A.T()@B/f32"] = {"ms": median_ms(lambda: a.T @ b, reps=21)}
@@ -44,6 +48,11 @@ def main(out_path):
         m = cp.random.uniform(-1, 1, (k, k)).astype(cp.float32)
         a = m + m.T
         results[f"eigh/f32/{k}"] = {"ms": median_ms(lambda: cp.linalg.eigh(a), reps=5)}
+    if hasattr(cp.linalg, "eig"):
+        for name, dt in (("f32", cp.float32), ("f64", cp.float64)):
+            for k in (512, 2048):
+                a = cp.random.uniform(-1, 1, (k, k)).astype(dt)
+                results[f"eig/{name}/{k}"] = {"ms": median_ms(lambda: cp.linalg.eig(a), reps=5)}
     a = cp.random.uniform(-1, 1, (512, 512)).astype(cp.float32)
     results["svd/f32/512"] = {"ms": median_ms(lambda: cp.linalg.svd(a), reps=5)}
     m = cp.random.uniform(-1, 1, (1000, 32, 32)).astype(cp.float32)

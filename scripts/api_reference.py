@@ -23,7 +23,7 @@ NOT_NUMPY = set("name_of to_string wait synchronize to_host_async to_device eval
 NDARRAY = set("shape strides size nbytes ndim itemsize data T transpose reshape ravel flatten diagonal squeeze copy "
               "astype item swapaxes".split())
 ARRAY_LIKE = ("xf::array", "xf::matmul_expr")
-PREFIXES = {"xf::linalg": ("numpy.linalg", "solve inv det slogdet cholesky qr svd svdvals eigh eigvalsh lstsq pinv norm matrix_power multi_dot matrix_rank cond"),
+PREFIXES = {"xf::linalg": ("numpy.linalg", "solve inv det slogdet cholesky qr svd svdvals eig eigvals eigh eigvalsh lstsq pinv norm matrix_power multi_dot matrix_rank cond"),
             "xf::random": ("numpy.random.Generator", "uniform normal standard_normal integers exponential standard_exponential poisson gamma standard_gamma beta binomial permutation shuffle choice"),
             "xf::device": ("cupy.cuda.Device", "id use synchronize"), "xf::event": ("cupy.cuda.Event", "record synchronize done"),
             "xf::stream": ("cupy.cuda.Stream", "synchronize done record"),
@@ -33,7 +33,7 @@ PREFIXES = {"xf::linalg": ("numpy.linalg", "solve inv det slogdet cholesky qr sv
             "xf::pinned_memory_pool": ("cupy.cuda.PinnedMemoryPool", "n_free_blocks free_all_blocks")}
 OVERRIDES = {  # counterparts that follow no rule above ("group name" keys one header's row); "" for none
     "xf::erf": "scipy.special.erf", "xf::erfc": "scipy.special.erfc", "xf::astype": "numpy.ndarray.astype",
-    "xf::delete_": "numpy.delete",
+    "xf::delete_": "numpy.delete", "xf::stat_length": "numpy.pad",
     "xf::array": "numpy.ndarray", "xf::array::get": "cupy.ndarray.get", "xf::array::device_id": "cupy.ndarray.device",
     "xf::array::dtype_name": "numpy.ndarray.dtype", "xf::array::is_contiguous": "numpy.ndarray.flags",
     "xf::array::flip": "numpy.flip", "xf::array::expand_dims": "numpy.expand_dims", "xf::array::assign": "numpy.copyto",

@@ -9,6 +9,8 @@
 #include "linalg/blas.hpp"
 #include "linalg/matmul.hpp"
 #include "linalg/products.hpp"
+#include "linalg/eig.hpp"
+#include "linalg/einsum.hpp"
 #include "linalg/eigh.hpp"
 #include "linalg/lstsq.hpp"
 #include "linalg/norm.hpp"

@@ -13,6 +13,7 @@
 #include "manip/index.hpp"
 #include "manip/repeat.hpp"
 #include "manip/shift.hpp"
+#include "manip/pad.hpp"
 #include "manip/select.hpp"
 #include "manip/count.hpp"
 #include "manip/shape.hpp"

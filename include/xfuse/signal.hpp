@@ -19,7 +19,7 @@
 #include "core.hpp"
 #include "exec/as_array.hpp"
 #include "complex.hpp"
-#include "manip/shift.hpp"
+#include "manip/pad.hpp"
 #include "signal/correlate_kernel.cuh"
 
 namespace xf {

@@ -105,6 +105,214 @@ void kron_cross_tensordot_match_numpy() {
   CHECK_THROWS_AS(xf::tensordot(a, b, {0}, {0}), xf::shape_error);  // extents 3 and 4
 }
 
+// Integer and bool matmul: NumPy 2.4.6's printed answers (overflow wraps), and random int32
+// stacks with broadcast batches against a loop in uint64 (the wrap NumPy's int32 products have).
+template <class Space>
+void integer_matmul_matches_numpy() {
+  std::vector<int> six(6), twelve(12);
+  for (int i = 0; i < 12; ++i) {
+    if (i < 6) six[static_cast<std::size_t>(i)] = i;
+    twelve[static_cast<std::size_t>(i)] = i;
+  }
+  const auto a = xf::asarray<int, Space>(six, {2, 3});
+  const auto b = xf::asarray<int, Space>(twelve, {3, 4});
+  const auto ab = xf::matmul(a, b);
+  static_assert(std::is_same_v<std::remove_cvref_t<decltype(ab)>, xf::array<int, 2, Space>>);
+  CHECK(xf::to_host(ab) == std::vector<int>{20, 23, 26, 29, 56, 68, 80, 92});
+  CHECK(xf::to_host(xf::dot(a, b)) == std::vector<int>{20, 23, 26, 29, 56, 68, 80, 92});
+  // np.arange(3) @ b -> [20, 23, 26, 29]; b.T @ arange(3) -> the same; arange(3) @ arange(3) -> 5 (0-d).
+  const auto v = xf::asarray<int, Space>({0, 1, 2});
+  CHECK(xf::to_host(xf::matmul(v, b)) == std::vector<int>{20, 23, 26, 29});
+  CHECK(xf::to_host(xf::matmul(b.T(), v)) == std::vector<int>{20, 23, 26, 29});
+  const auto dot = xf::matmul(v, v);
+  static_assert(std::remove_cvref_t<decltype(dot)>::rank == 0);
+  CHECK(dot.item() == 5);
+  // Wrapping: int32 46341 * 46341 -> -2147479015; uint8 [200, 100] @ [2, 3] -> 188; int64.
+  CHECK(xf::matmul(xf::asarray<int, Space>({46341}, {1, 1}), xf::asarray<int, Space>({46341}, {1, 1})).item() == -2147479015);
+  CHECK(xf::matmul(xf::asarray<std::uint8_t, Space>({200, 100}, {1, 2}), xf::asarray<std::uint8_t, Space>({2, 3}, {2, 1})).item() == 188);
+  CHECK(xf::matmul(xf::asarray<std::int64_t, Space>({std::int64_t{1} << 62, 3}), xf::asarray<std::int64_t, Space>({5, 7})).item() ==
+        4611686018427387925);
+  // bool: np.array([[1, 1], [0, 1]], bool) @ [[0, 1], [1, 0]] -> [[1, 1], [1, 0]] (any of ands).
+  const auto p = xf::matmul(xf::asarray<bool, Space>({true, true, false, true}, {2, 2}), xf::asarray<bool, Space>({false, true, true, false}, {2, 2}));
+  static_assert(std::is_same_v<typename std::remove_cvref_t<decltype(p)>::value_type, bool>);
+  CHECK(xf::to_host(p) == std::vector<bool>{true, true, true, false});
+  // int32 @ int64 -> int64; k = 0 -> zeros.
+  static_assert(std::is_same_v<typename decltype(xf::matmul(a, xf::asarray<std::int64_t, Space>({1, 2, 3}, {3, 1})))::value_type, std::int64_t>);
+  CHECK(xf::to_host(xf::matmul(xf::array<int, 2, Space>(xf::dims<2>{2, 0}), xf::array<int, 2, Space>(xf::dims<2>{0, 3}))) == std::vector<int>(6, 0));
+  CHECK_THROWS_AS(xf::matmul(a, a), xf::shape_error);
+
+  // Random int32 of the whole range: (2, 1, 5, 37) @ (3, 37, 4), batches broadcast to (2, 3).
+  const auto left = xf_test::uniform<double>(2 * 5 * 37, -2147483648.0, 2147483647.0);
+  const auto right = xf_test::uniform<double>(3 * 37 * 4, -2147483648.0, 2147483647.0);
+  std::vector<int> l(left.size()), r(right.size());
+  for (std::size_t i = 0; i < l.size(); ++i) l[i] = static_cast<int>(left[i]);
+  for (std::size_t i = 0; i < r.size(); ++i) r[i] = static_cast<int>(right[i]);
+  const auto x = xf::asarray<int, Space>(l, {2, 1, 5, 37});
+  const auto y = xf::asarray<int, Space>(r, {3, 37, 4});
+  const auto got = xf::to_host(xf::matmul(x, y));
+  REQUIRE(got.size() == 2 * 3 * 5 * 4);
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < 2; ++i)
+    for (std::size_t j = 0; j < 3; ++j)
+      for (std::size_t m = 0; m < 5; ++m)
+        for (std::size_t n = 0; n < 4; ++n) {
+          std::uint64_t total = 0;
+          for (std::size_t k = 0; k < 37; ++k)
+            total += static_cast<std::uint64_t>(static_cast<std::int64_t>(l[(i * 5 + m) * 37 + k])) *
+                     static_cast<std::uint64_t>(static_cast<std::int64_t>(r[(j * 37 + k) * 4 + n]));
+          if (got[((i * 3 + j) * 5 + m) * 4 + n] != static_cast<int>(static_cast<std::uint32_t>(total))) ++bad;
+        }
+  CHECK(bad == 0);
+}
+
+// eig and eigvals: NumPy 2.4.6's printed answers (eigenvectors compared up to a unit factor, which
+// LAPACK and cuSOLVER may choose differently), residuals |A v - w v| on random real and complex
+// stacks, unit norms, eigvals == eig's eigenvalues, integers as float64, inf/NaN refused at read.
+template <class T, class Space>
+void check_eigenpairs(const std::vector<T>& a, std::size_t count, std::size_t n, double tol) {
+  using C = xf::linalg::eig_complex_t<T>;
+  using CR = std::complex<double>;
+  const auto x = xf::asarray<T, Space>(a, {static_cast<xf::index_t>(count), static_cast<xf::index_t>(n), static_cast<xf::index_t>(n)});
+  const auto r = xf::linalg::eig(x);
+  static_assert(std::is_same_v<typename decltype(r.eigenvalues)::value_type, C>);
+  const auto w = xf::to_host(r.eigenvalues);
+  const auto v = xf::to_host(r.eigenvectors);
+  const auto w_only = xf::to_host(xf::linalg::eigvals(x));
+  REQUIRE(w.size() == count * n);
+  REQUIRE(v.size() == count * n * n);
+  std::size_t bad = 0;
+  for (std::size_t b = 0; b < count; ++b) {
+    double scale = 0;
+    for (std::size_t i = 0; i < n * n; ++i) scale = std::max(scale, std::abs(CR(a[b * n * n + i])));
+    for (std::size_t j = 0; j < n; ++j) {
+      const CR lambda(w[b * n + j]);
+      if (std::abs(lambda - CR(w_only[b * n + j])) > tol * std::max(1.0, scale) * n) ++bad;
+      double norm = 0;
+      for (std::size_t i = 0; i < n; ++i) norm += std::norm(CR(v[(b * n + i) * n + j]));
+      if (std::abs(std::sqrt(norm) - 1) > tol * n) ++bad;
+      for (std::size_t i = 0; i < n; ++i) {
+        CR av = 0;
+        for (std::size_t k = 0; k < n; ++k) av += CR(a[(b * n + i) * n + k]) * CR(v[(b * n + k) * n + j]);
+        if (std::abs(av - lambda * CR(v[(b * n + i) * n + j])) > tol * scale * n) ++bad;
+      }
+    }
+  }
+  CHECK(bad == 0);
+}
+
+template <class Space>
+void eig_matches_numpy() {
+  using CR = std::complex<double>;
+  const auto same_up_to_phase = [](const std::vector<xf::complex128>& got, const std::vector<CR>& want, std::size_t n) {
+    for (std::size_t j = 0; j < n; ++j) {
+      CR overlap = 0;
+      for (std::size_t i = 0; i < n; ++i) overlap += std::conj(want[i * n + j]) * CR(got[i * n + j]);
+      CHECK(std::abs(std::abs(overlap) - 1) < 1e-12);
+      for (std::size_t i = 0; i < n; ++i) CHECK(std::abs(CR(got[i * n + j]) - overlap * want[i * n + j]) < 1e-12);
+    }
+  };
+  // np.linalg.eig([[1., 2.], [3., 4.]]).
+  const auto r = xf::linalg::eig(xf::asarray<double, Space>({1, 2, 3, 4}, {2, 2}));
+  const auto w = xf::to_host(r.eigenvalues);
+  CHECK(std::abs(CR(w[0]) - CR(-0.3722813232690143)) < 1e-13);
+  CHECK(std::abs(CR(w[1]) - CR(5.372281323269014)) < 1e-13);
+  same_up_to_phase(xf::to_host(r.eigenvectors), {-0.8245648401323938, -0.4159735579192842, 0.5657674649689923, -0.9093767091321241}, 2);
+  // A rotation: a conjugate pair, +i first; eigenvectors [[1, 1], [-i, i]] / sqrt(2).
+  const auto rot = xf::linalg::eig(xf::asarray<double, Space>({0, -1, 1, 0}, {2, 2}));
+  const auto wr = xf::to_host(rot.eigenvalues);
+  CHECK(std::abs(CR(wr[0]) - CR(0, 1)) < 1e-15);
+  CHECK(std::abs(CR(wr[1]) - CR(0, -1)) < 1e-15);
+  const double h = std::sqrt(0.5);
+  same_up_to_phase(xf::to_host(rot.eigenvectors), {h, h, CR(0, -h), CR(0, h)}, 2);
+  // Complex: np.linalg.eig([[1+2j, 3], [0.5j, -1]]).
+  const auto c = xf::linalg::eig(xf::asarray<xf::complex128, Space>({{1, 2}, {3, 0}, {0, 0.5}, {-1, 0}}, {2, 2}));
+  const auto wc = xf::to_host(c.eigenvalues);
+  CHECK(std::abs(CR(wc[0]) - CR(1.3228756555322954, 2.3228756555322962)) < 1e-13);
+  CHECK(std::abs(CR(wc[1]) - CR(-1.3228756555322954, -0.32287565553229525)) < 1e-13);
+  same_up_to_phase(xf::to_host(c.eigenvectors),
+                   {0.9886142595467752, CR(-0.4768336246810201, 0.47683362468102025), CR(0.10639982570657991, 0.10639982570657991),
+                    0.73841681234051},
+                   2);
+  // Integers: float64, complex128 results.
+  const auto ints = xf::linalg::eigvals(xf::asarray<int, Space>({2, 0, 0, 3}, {2, 2}));
+  static_assert(std::is_same_v<typename decltype(ints)::value_type, xf::complex128>);
+  CHECK(xf::to_host(ints) == std::vector<xf::complex128>{{2, 0}, {3, 0}});
+  // Random stacks: residuals and norms.
+  check_eigenpairs<double, Space>(xf_test::uniform<double>(3 * 37 * 37, -1, 1), 3, 37, 1e-12);
+  check_eigenpairs<float, Space>(xf_test::uniform<float>(2 * 20 * 20, -1, 1), 2, 20, 2e-5);
+  const auto re = xf_test::uniform<double>(2 * 16 * 16, -1, 1), im = xf_test::uniform<double>(2 * 16 * 16, -1, 1);
+  std::vector<xf::complex128> z(re.size());
+  for (std::size_t i = 0; i < z.size(); ++i) z[i] = {re[i], im[i]};
+  check_eigenpairs<xf::complex128, Space>(z, 2, 16, 1e-12);
+  // Empty, non-square, inf/NaN (the second matrix of the stack fails; the first is computed).
+  CHECK(xf::linalg::eigvals(xf::array<double, 3, Space>(xf::dims<3>{2, 0, 0})).size() == 0);
+  CHECK_THROWS_AS(xf::linalg::eig(xf::asarray<double, Space>({1, 2, 3, 4, 5, 6}, {2, 3})), xf::shape_error);
+  std::vector<double> with_nan{1, 2, 3, 4, 1, std::nan(""), 0, 1};
+  const auto check_nan = [&] { return xf::to_host(xf::linalg::eigvals(xf::asarray<double, Space>(with_nan, {2, 2, 2}))); };
+  CHECK_THROWS_AS(check_nan(), xf::linalg_error);
+  with_nan[5] = INFINITY;
+  CHECK_THROWS_AS(check_nan(), xf::linalg_error);
+}
+
+// einsum: NumPy 2.4.6's printed answers for every lowering (transposes, diagonals, traces, sums,
+// element-wise and outer products, matrix and batched products, a chain of three, implicit
+// output), integer wrapping, and a random batched product against a long-double loop.
+template <class Space>
+void einsum_matches_numpy() {
+  const auto seq = [](int n, std::array<xf::index_t, 2> shape) {
+    std::vector<double> v(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) v[static_cast<std::size_t>(i)] = i;
+    return xf::asarray<double, Space>(v, shape);
+  };
+  const auto a = seq(6, {2, 3}), b = seq(12, {3, 4}), sq = seq(9, {3, 3}), c = seq(8, {4, 2});
+  const auto v3 = xf::asarray<double, Space>({0, 1, 2}), v2 = xf::asarray<double, Space>({0, 1});
+  using V = std::vector<double>;
+  CHECK(xf::to_host(xf::einsum<"ij,jk->ik">(a, b)) == V{20, 23, 26, 29, 56, 68, 80, 92});
+  CHECK(xf::to_host(xf::einsum<"ij,jk">(a, b)) == V{20, 23, 26, 29, 56, 68, 80, 92});  // implicit "->ik"
+  const auto trace = xf::einsum<"ii">(sq);
+  static_assert(std::remove_cvref_t<decltype(trace)>::rank == 0);
+  CHECK(trace.item() == 12);
+  CHECK(xf::to_host(xf::einsum<"ii->i">(sq)) == V{0, 4, 8});
+  CHECK(xf::to_host(xf::einsum<"ij->ji">(a)) == V{0, 3, 1, 4, 2, 5});
+  CHECK(xf::to_host(xf::einsum<"ba">(a.T())) == V{0, 1, 2, 3, 4, 5});  // implicit: alphabetical
+  CHECK(xf::einsum<"ij->">(a).item() == 15);
+  CHECK(xf::to_host(xf::einsum<"ij->j">(a)) == V{3, 5, 7});
+  CHECK(xf::einsum<"i,i">(v3, v3).item() == 5);
+  CHECK(xf::to_host(xf::einsum<"i,j->ij">(v2, v3)) == V{0, 0, 0, 0, 1, 2});
+  CHECK(xf::to_host(xf::einsum<"ij,ij->ij">(a, a)) == V{0, 1, 4, 9, 16, 25});
+  CHECK(xf::to_host(xf::einsum<"ij,jk,kl->il">(a, b, c)) == V{324, 422, 1008, 1304});
+  std::vector<double> cube(18);
+  for (int i = 0; i < 18; ++i) cube[static_cast<std::size_t>(i)] = i;
+  CHECK(xf::to_host(xf::einsum<"iij->j">(xf::asarray<double, Space>(cube, {3, 3, 2}))) == V{24, 27});
+  CHECK(xf::to_host(xf::einsum<"ij,i->j">(a, v2)) == V{3, 4, 5});
+  // Integers keep their type and wrap: int32 46341 * 46341.
+  const auto big = xf::einsum<"ij,jk->ik">(xf::asarray<int, Space>({46341}, {1, 1}), xf::asarray<int, Space>({46341}, {1, 1}));
+  static_assert(std::is_same_v<typename std::remove_cvref_t<decltype(big)>::value_type, int>);
+  CHECK(big.item() == -2147479015);
+  // Expressions as operands; a contracted extent of 0 gives zeros; mismatched extents throw.
+  CHECK(xf::to_host(xf::einsum<"ij,jk->ik">(a * 2.0, b)) == V{40, 46, 52, 58, 112, 136, 160, 184});
+  CHECK(xf::to_host(xf::einsum<"ij,jk->ik">(xf::array<double, 2, Space>(xf::dims<2>{2, 0}), xf::array<double, 2, Space>(xf::dims<2>{0, 3}))) ==
+        V(6, 0.0));
+  CHECK_THROWS_AS(xf::einsum<"ij,jk->ik">(a, a), xf::shape_error);
+  CHECK_THROWS_AS(xf::einsum<"ii">(a), xf::shape_error);
+  // Random: "bij,bjk->bik" and "bij,bkj->bki" (a transposed right operand) against long double.
+  const std::size_t nb = 3, m = 17, k = 29, n = 11;
+  const auto x = xf_test::uniform<double>(nb * m * k, -1, 1), y = xf_test::uniform<double>(nb * k * n, -1, 1);
+  const auto dx = xf::asarray<double, Space>(x, {3, 17, 29}), dy = xf::asarray<double, Space>(y, {3, 29, 11});
+  const auto got = xf::to_host(xf::einsum<"bij,bjk->bik">(dx, dy));
+  const auto got_t = xf::to_host(xf::einsum<"bij,bkj->bki">(dx, xf::array<double, 3, Space>(dy.swapaxes(1, 2).copy())));
+  std::size_t bad = 0;
+  for (std::size_t bi = 0; bi < nb; ++bi)
+    for (std::size_t i = 0; i < m; ++i)
+      for (std::size_t j = 0; j < n; ++j) {
+        long double want = 0;
+        for (std::size_t p = 0; p < k; ++p) want += static_cast<long double>(x[(bi * m + i) * k + p]) * y[(bi * k + p) * n + j];
+        if (std::abs(got[(bi * m + i) * n + j] - static_cast<double>(want)) > 1e-13) ++bad;
+        if (std::abs(got_t[(bi * n + j) * m + i] - static_cast<double>(want)) > 1e-13) ++bad;
+      }
+  CHECK(bad == 0);
+}
+
 template <class Space>
 void matrix_functions_match_numpy() {
   // i = [[0, 1], [-1, 0]]; matrix_power(i, 3) -> [[0, -1], [1, 0]]; 0 -> eye; -3 -> [[0, 1], [-1, 0]]

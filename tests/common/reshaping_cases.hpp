@@ -162,6 +162,89 @@ void pad_modes_match_numpy() {
   CHECK_THROWS_AS(xf::pad(xf::array<int, 1, Space>(xf::dims<1>{0}), 1, "wrap"), xf::shape_error);
 }
 
+// np.pad's linear_ramp and statistic modes (NumPy 2.4.6's printed answers): corners as NumPy's
+// axis-by-axis padding leaves them, integer floors and half-to-even rounding, stat_length, the
+// float64 ramp of float32 arrays, and NumPy's whole-slab switch to (i / n) * delta when some step
+// of the slab is zero.
+template <class Space>
+void pad_ramp_and_statistics_match_numpy() {
+  std::vector<int> twelve(12);
+  for (int i = 0; i < 12; ++i) twelve[static_cast<std::size_t>(i)] = i;
+  const auto m = ints<Space>(twelve, {3, 4});
+  // np.pad(m, ((2, 1), (1, 3)), "linear_ramp", end_values=((5, -3), (10, -7))).
+  CHECK(xf::to_host(xf::pad(m, {{2, 1}, {1, 3}}, "linear_ramp", {{5, -3}, {10, -7}})) ==
+        std::vector<int>{10, 5, 5, 5, 5, 1, -3, -7, 10, 2, 3, 3, 4, 0, -4, -7, 10, 0, 1, 2, 3, -1, -4, -7, 10, 4, 5, 6,
+                         7, 2, -3, -7, 10, 8, 9, 10, 11, 5, -1, -7, 10, -3, -3, -3, -3, -5, -6, -7});
+  // np.pad(m, 2, "linear_ramp").
+  CHECK(xf::to_host(xf::pad(m, 2, "linear_ramp")) ==
+        std::vector<int>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 1, 2, 3, 1, 0, 0, 2, 4, 5, 6, 7, 3, 0,
+                         0, 4, 8, 9, 10, 11, 5, 0, 0, 2, 4, 4, 5, 5, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+  // np.pad(m, ((2, 1), (1, 2)), mode) and with stat_length=((1, 2), (2, 3)).
+  const xf::index_t lengths[2][2] = {{1, 2}, {2, 3}};
+  const std::vector<int> maximum{11, 8, 9, 10, 11, 11, 11, 11, 8, 9, 10, 11, 11, 11, 3, 0, 1, 2, 3, 3, 3,
+                                 7, 4, 5, 6, 7, 7, 7, 11, 8, 9, 10, 11, 11, 11, 11, 8, 9, 10, 11, 11, 11};
+  const std::vector<int> maximum_of_some{1, 0, 1, 2, 3, 3, 3, 1, 0, 1, 2, 3, 3, 3, 1, 0, 1, 2, 3, 3, 3,
+                                         5, 4, 5, 6, 7, 7, 7, 9, 8, 9, 10, 11, 11, 11, 9, 8, 9, 10, 11, 11, 11};
+  const std::vector<int> minimum{0, 0, 1, 2, 3, 0, 0, 0, 0, 1, 2, 3, 0, 0, 0, 0, 1, 2, 3, 0, 0,
+                                 4, 4, 5, 6, 7, 4, 4, 8, 8, 9, 10, 11, 8, 8, 0, 0, 1, 2, 3, 0, 0};
+  const std::vector<int> minimum_of_some{0, 0, 1, 2, 3, 1, 1, 0, 0, 1, 2, 3, 1, 1, 0, 0, 1, 2, 3, 1, 1,
+                                         4, 4, 5, 6, 7, 5, 5, 8, 8, 9, 10, 11, 9, 9, 4, 4, 5, 6, 7, 5, 5};
+  const std::vector<int> middle{6, 4, 5, 6, 7, 6, 6, 6, 4, 5, 6, 7, 6, 6, 2, 0, 1, 2, 3, 2, 2,
+                                6, 4, 5, 6, 7, 6, 6, 10, 8, 9, 10, 11, 10, 10, 6, 4, 5, 6, 7, 6, 6};
+  const std::vector<int> middle_of_some{0, 0, 1, 2, 3, 2, 2, 0, 0, 1, 2, 3, 2, 2, 0, 0, 1, 2, 3, 2, 2,
+                                        4, 4, 5, 6, 7, 6, 6, 8, 8, 9, 10, 11, 10, 10, 6, 6, 7, 8, 9, 8, 8};
+  CHECK(xf::to_host(xf::pad(m, {{2, 1}, {1, 2}}, "maximum")) == maximum);
+  CHECK(xf::to_host(xf::pad(m, {{2, 1}, {1, 2}}, "maximum", xf::stat_length(lengths))) == maximum_of_some);
+  CHECK(xf::to_host(xf::pad(m, {{2, 1}, {1, 2}}, "minimum")) == minimum);
+  CHECK(xf::to_host(xf::pad(m, {{2, 1}, {1, 2}}, "minimum", xf::stat_length(lengths))) == minimum_of_some);
+  for (const char* mode : {"mean", "median"}) {  // equal here: the rows and columns are ramps
+    INFO(mode);
+    CHECK(xf::to_host(xf::pad(m, {{2, 1}, {1, 2}}, mode)) == middle);
+    CHECK(xf::to_host(xf::pad(m, {{2, 1}, {1, 2}}, mode, xf::stat_length(lengths))) == middle_of_some);
+  }
+  // np.pad([1, 2, 3, 4], 1, "mean", stat_length=2) -> [2, 1, 2, 3, 4, 4]: 1.5 and 3.5 to even.
+  CHECK(xf::to_host(xf::pad(xf::asarray<int, Space>({1, 2, 3, 4}), 1, "mean", xf::stat_length(2))) == std::vector<int>{2, 1, 2, 3, 4, 4});
+  // np.pad([-7, 3], 3, "linear_ramp", end_values=2) -> [2, -1, -4, -7, 3, 2, 2, 2]: floors.
+  CHECK(xf::to_host(xf::pad(xf::asarray<int, Space>({-7, 3}), 3, "linear_ramp", 2)) == std::vector<int>{2, -1, -4, -7, 3, 2, 2, 2});
+
+  // float32: np.pad(f, ((1, 2), (3, 1)), "linear_ramp", end_values=((1.5, -2.0), (0.0, 4.0))), in float64 then rounded.
+  const auto f = xf::asarray<float, Space>({0.5f, -1.25f, 3.0f, 2.0f, 7.5f, -0.75f}, {2, 3});
+  CHECK(xf::to_host(xf::pad(f, {{1, 2}, {3, 1}}, "linear_ramp", {{1.5f, -2.0f}, {0.0f, 4.0f}})) ==
+        std::vector<float>{0.0f, 0.5f, 1.0f, 1.5f, 1.5f, 1.5f, 4.0f, 0.0f, 0.1666666716337204f, 0.3333333432674408f, 0.5f, -1.25f,
+                           3.0f, 4.0f, 0.0f, 0.6666666865348816f, 1.3333333730697632f, 2.0f, 7.5f, -0.75f, 4.0f, 0.0f, 0.0f, 0.0f,
+                           0.0f, 2.75f, -1.375f, 4.0f, 0.0f, -0.6666666865348816f, -1.3333333730697632f, -2.0f, -2.0f, -2.0f, 4.0f});
+  const std::vector<float> means{1.8333333730697632f, 1.8333333730697632f, 1.8333333730697632f, 1.25f, 3.125f, 1.125f, 1.8333333730697632f,
+                                 0.75f, 0.75f, 0.75f, 0.5f, -1.25f, 3.0f, 0.75f, 2.9166667461395264f, 2.9166667461395264f, 2.9166667461395264f,
+                                 2.0f, 7.5f, -0.75f, 2.9166667461395264f, 1.8333333730697632f, 1.8333333730697632f, 1.8333333730697632f,
+                                 1.25f, 3.125f, 1.125f, 1.8333333730697632f, 1.8333333730697632f, 1.8333333730697632f,
+                                 1.8333333730697632f, 1.25f, 3.125f, 1.125f, 1.8333333730697632f};
+  const auto got_means = xf::to_host(xf::pad(f, {{1, 2}, {3, 1}}, "mean"));
+  REQUIRE(got_means.size() == means.size());
+  for (std::size_t i = 0; i < means.size(); ++i) CHECK(std::abs(got_means[i] - means[i]) <= 2e-7f * std::abs(means[i]));
+  // float64: np.pad(f.astype(float), ((1, 1), (2, 1)), "median", stat_length=2).
+  const auto d = xf::asarray<double, Space>({0.5, -1.25, 3.0, 2.0, 7.5, -0.75}, {2, 3});
+  CHECK(xf::to_host(xf::pad(d, {{1, 1}, {2, 1}}, "median", xf::stat_length(2))) ==
+        std::vector<double>{2.1875, 2.1875, 1.25, 3.125, 1.125, 2.125, -0.375, -0.375, 0.5, -1.25, 3.0, 0.875,
+                            4.75, 4.75, 2.0, 7.5, -0.75, 3.375, 2.1875, 2.1875, 1.25, 3.125, 1.125, 2.125});
+  // One line's edge equals its end value (a zero step): NumPy computes every line of the slab as
+  // (i / 7) * delta, which rounds the other line's sixth value down by one unit.
+  const double e = 2.616121342493164;
+  const auto ramp = xf::to_host(xf::pad(xf::asarray<double, Space>({0.0, 1.0, e, 1.0}, {2, 2}), {{0, 0}, {7, 0}}, "linear_ramp"));
+  CHECK(std::vector<double>(ramp.begin() + 9, ramp.begin() + 16) ==
+        std::vector<double>{0.0, 0.3737316203561663, 0.7474632407123326, 1.121194861068499, 1.4949264814246652, 1.8686581017808317,
+                            2.242389722136998});
+  // Refusals: no value from a zero stat_length for maximum/minimum (or integers), an empty axis to
+  // extend, a mode NumPy lacks, complex elements.
+  CHECK_THROWS_AS(xf::pad(m, 1, "maximum", xf::stat_length(0)), xf::shape_error);
+  CHECK_THROWS_AS(xf::stat_length(-1), xf::shape_error);
+  CHECK_THROWS_AS(xf::pad(m, 1, "mean", xf::stat_length(0)), xf::shape_error);
+  CHECK_THROWS_AS(xf::pad(xf::array<float, 1, Space>(xf::dims<1>{0}), 1, "linear_ramp"), xf::shape_error);
+  CHECK_THROWS_AS(xf::pad(m, 1, "average"), xf::error);
+  CHECK_THROWS_AS(xf::pad(m, 1, "edge", xf::stat_length(2)), xf::error);
+  CHECK_THROWS_AS(xf::pad(xf::asarray<xf::complex64, Space>({xf::complex64(1, 2)}), 1, "mean"), xf::error);
+  CHECK(xf::to_host(xf::pad(xf::array<float, 1, Space>(xf::dims<1>{0}), 0, "median")).empty());
+}
+
 // SciPy 1.x's convolve2d / correlate2d boundaries, printed for a = arange(20).reshape(4, 5) and
 // k = [[1, 2, 0], [0, -1, 3]].
 template <class Space>

@@ -10,3 +10,15 @@ TEST_CASE("kron, cross and tensordot give NumPy's answers on device arrays", "[l
 TEST_CASE("matrix_power, multi_dot, matrix_rank, cond, cholesky(upper) and norm(x, 0) give NumPy's answers on device arrays", "[linalg][gpu][numpy]") {
   matrix_functions_match_numpy<xf::device>();
 }
+
+TEST_CASE("integer and bool matmul wrap as NumPy's on device arrays", "[linalg][gpu][numpy]") {
+  integer_matmul_matches_numpy<xf::device>();
+}
+
+TEST_CASE("eig and eigvals of general matrices give NumPy's answers on device arrays", "[linalg][gpu][numpy]") {
+  eig_matches_numpy<xf::device>();
+}
+
+TEST_CASE("einsum lowers every form to views, reductions, fused products and GEMMs with NumPy's answers on device arrays", "[linalg][gpu][numpy]") {
+  einsum_matches_numpy<xf::device>();
+}

@@ -19,6 +19,10 @@ TEST_CASE("pad modes wrap, reflect and symmetric, and constants per side, give N
   pad_modes_match_numpy<xf::device>();
 }
 
+TEST_CASE("pad modes linear_ramp, maximum, minimum, mean and median give NumPy's answers on device arrays", "[manip][gpu][numpy]") {
+  pad_ramp_and_statistics_match_numpy<xf::device>();
+}
+
 TEST_CASE("convolve2d and correlate2d boundaries symm, wrap and fill values give SciPy's answers on device arrays", "[signal][gpu]") {
   convolution_boundaries_match_scipy<xf::device>();
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
-// pad (modes "constant", "edge", "wrap", "reflect", "symmetric") and roll: each element of the
-// result reads one element of the source found axis by axis (shifted, then wrapped, clamped,
-// mirrored or replaced by a constant). One fused
-// kernel: xf::map of one coordinate generator per axis, reading the source through its pointer.
+// The gathering pad modes ("constant", "edge", "wrap", "reflect", "symmetric"; the public pad is
+// in pad.hpp) and roll: each element of the result reads one element of the source found axis by
+// axis (shifted, then wrapped, clamped, mirrored or replaced by a constant). One fused kernel:
+// xf::map of one coordinate generator per axis, reading the source through its pointer.
 #pragma once
 
 #include <string>
@@ -82,14 +82,16 @@ array<T, R, S> gather_axes(const array<T, R, S>& a, const dims<R>& shape, const 
   return out;
 }
 
+inline bool is_gathering_pad_mode(std::string_view mode) {
+  return mode == "constant" || mode == "edge" || mode == "wrap" || mode == "reflect" || mode == "symmetric";
+}
+
 inline edge_rule pad_rule(std::string_view mode) {
   if (mode == "constant") return edge_rule::fill;
   if (mode == "edge") return edge_rule::clamp;
   if (mode == "wrap") return edge_rule::periodic;
   if (mode == "reflect") return edge_rule::reflect;
-  if (mode == "symmetric") return edge_rule::symmetric;
-  throw error("xf::pad: mode must be \"constant\", \"edge\", \"wrap\", \"reflect\" or \"symmetric\", got \"" +
-              std::string(mode) + "\"");
+  return edge_rule::symmetric;
 }
 
 template <class T, int R, class S>
@@ -120,32 +122,6 @@ void same_value_everywhere(T (&values)[R][2], T value) {
 }
 
 }  // namespace detail
-
-// NumPy's pad(a, pad_width, mode, constant_values): widths[d] = {before, after} for each axis
-// ({{1, 2}, {0, 3}} for a 2-D array), or one width for every side. Mode "constant" fills with
-// `value` (default 0), or with one value per axis and side ({{1, 2}, {3, 4}}: in the corners the
-// last axis's, as NumPy's); "edge" repeats the edge values; "wrap", "reflect" and "symmetric"
-// repeat the array periodically, mirrored on its edge values or past them (widths larger than the
-// axis included). One kernel; the result is C-ordered.
-template <element T, int R, class S>
-array<T, R, S> pad(const array<T, R, S>& a, const index_t (&widths)[R][2], std::string_view mode = "constant",
-                   std::type_identity_t<T> value = detail::convert<T>(0)) {
-  T values[R][2];
-  detail::same_value_everywhere(values, value);
-  return detail::pad_impl(a, widths, mode, values);
-}
-template <element T, int R, class S>
-array<T, R, S> pad(const array<T, R, S>& a, index_t width, std::string_view mode = "constant",
-                   std::type_identity_t<T> value = detail::convert<T>(0)) {
-  static_assert(R >= 1, "xf::pad: a 0-d array has no axis to pad");
-  index_t widths[R][2];
-  for (auto& w : widths) w[0] = w[1] = width;
-  return pad(a, widths, mode, value);
-}
-template <element T, int R, class S>
-array<T, R, S> pad(const array<T, R, S>& a, const index_t (&widths)[R][2], const std::type_identity_t<T> (&values)[R][2]) {
-  return detail::pad_impl(a, widths, "constant", values);
-}
 
 // NumPy's roll(a, shifts, axes): elements shifted along each axis, those past the end coming back
 // at the start; roll(a, {1, -2}, {0, 1}). An axis given twice shifts by the sum. One kernel.

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: Apache-2.0
+// xf::linalg::eig and eigvals: eigenvalues and right eigenvectors of general square matrices, a
+// matrix or a stack. Device arrays run cuSOLVER's Xgeev, host arrays LAPACK's ?geev, one matrix
+// at a time. Results are complex whatever the input (NumPy returns real arrays when every
+// eigenvalue happens to be real: a type that depends on the values, which C++ cannot have).
+// For real matrices Xgeev and ?geev store a conjugate pair's eigenvectors as the real and
+// imaginary parts in two columns; one kernel unpacks them into complex columns. A matrix holding
+// inf or NaN is not given to the solver (LAPACK's iterations need not end on one): it is zeroed,
+// and its results throw xf::linalg_error at the next host read, as a failure to converge does.
+#pragma once
+
+#include <vector>
+
+#include "../manip/views.hpp"
+#include "../user/map.hpp"
+#include "factor.hpp"
+
+extern "C" {
+// General eigenproblems: (jobvl, jobvr, n, a, lda, wr, wi | w, vl, ldvl, vr, ldvr, work, lwork,
+// [rwork,] info).
+void sgeev_(const char*, const char*, const int*, float*, const int*, float*, float*, float*, const int*, float*, const int*, float*,
+            const int*, int*, std::size_t, std::size_t);
+void dgeev_(const char*, const char*, const int*, double*, const int*, double*, double*, double*, const int*, double*, const int*,
+            double*, const int*, int*, std::size_t, std::size_t);
+void cgeev_(const char*, const char*, const int*, void*, const int*, void*, void*, const int*, void*, const int*, void*, const int*,
+            float*, int*, std::size_t, std::size_t);
+void zgeev_(const char*, const char*, const int*, void*, const int*, void*, void*, const int*, void*, const int*, void*, const int*,
+            double*, int*, std::size_t, std::size_t);
+}
+
+namespace xf::linalg {
+
+// The element type of eig's results: complex64 for float and complex64 input, complex128 otherwise.
+template <class T>
+using eig_complex_t = std::conditional_t<is_complex<T>, T, std::conditional_t<std::is_same_v<T, float>, complex64, complex128>>;
+
+template <class T, int N, class Space>
+struct eig_result {
+  array<eig_complex_t<T>, N - 1, Space> eigenvalues;  // (..., n), in the solver's order
+  array<eig_complex_t<T>, N, Space> eigenvectors;     // (..., n, n): column j belongs to eigenvalue j, unit norm
+};
+
+namespace detail {
+using namespace ::xf::detail;
+
+// One matrix: eigenvalues into w (n complex), right eigenvectors (when vr is not null) into vr,
+// column-major (real matrices: LAPACK's packing of conjugate pairs). Device: cuSOLVER's Xgeev.
+template <class T>
+void general_eigen_on_device(T* a, index_t n, eig_complex_t<T>* w, T* vr, int* info, int device_id) {
+  cusolver_state& st = cusolver_for(device_id);
+  constexpr cudaDataType_t t = blas_type<T>::data, tw = blas_type<eig_complex_t<T>>::data;
+  const cusolverEigMode_t right = vr != nullptr ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+  std::size_t dev_bytes = 0, host_bytes = 0;
+  check_cusolver(cusolverDnXgeev_bufferSize(st.handle, st.params, CUSOLVER_EIG_MODE_NOVECTOR, right, n, t, a, n, tw, w, t, nullptr, 1, t, vr,
+                                            n, t, &dev_bytes, &host_bytes),
+                 "cusolverDnXgeev_bufferSize");
+  void* const work = device_workspace(st, dev_bytes);
+  void* const host_work = host_workspace(st, host_bytes, "xf::linalg::eig (cusolverDnXgeev)");
+  check_cusolver(cusolverDnXgeev(st.handle, st.params, CUSOLVER_EIG_MODE_NOVECTOR, right, n, t, a, n, tw, w, t, nullptr, 1, t, vr, n, t,
+                                 work, dev_bytes, host_work, host_bytes, info),
+                 "cusolverDnXgeev");
+}
+
+// The same on the host: LAPACK's ?geev (workspace query, then the call).
+template <class T>
+void general_eigen_on_host(T* a, index_t n, eig_complex_t<T>* w, T* vr, int* info) {
+  using Re = real_t<T>;
+  const int ni = lapack_int(n, "xf::linalg::eig"), one = 1;
+  const char jobvl = 'N', jobvr = vr != nullptr ? 'V' : 'N';
+  T unused_vl{};
+  T* const vr_or_dummy = vr != nullptr ? vr : &unused_vl;
+  const int ldvr = vr != nullptr ? ni : 1;
+  if constexpr (is_complex<T>) {
+    std::vector<Re> rwork(static_cast<std::size_t>(2 * std::max(1, ni)));
+    lapack_with_workspace<T>([&](T* work, int lwork) {
+      if constexpr (std::is_same_v<T, complex64>)
+        cgeev_(&jobvl, &jobvr, &ni, a, &ni, w, &unused_vl, &one, vr_or_dummy, &ldvr, work, &lwork, rwork.data(), info, 1, 1);
+      else zgeev_(&jobvl, &jobvr, &ni, a, &ni, w, &unused_vl, &one, vr_or_dummy, &ldvr, work, &lwork, rwork.data(), info, 1, 1);
+    });
+  } else {
+    std::vector<T> wr(static_cast<std::size_t>(n)), wi(static_cast<std::size_t>(n));
+    lapack_with_workspace<T>([&](T* work, int lwork) {
+      if constexpr (std::is_same_v<T, float>)
+        sgeev_(&jobvl, &jobvr, &ni, a, &ni, wr.data(), wi.data(), &unused_vl, &one, vr_or_dummy, &ldvr, work, &lwork, info, 1, 1);
+      else dgeev_(&jobvl, &jobvr, &ni, a, &ni, wr.data(), wi.data(), &unused_vl, &one, vr_or_dummy, &ldvr, work, &lwork, info, 1, 1);
+    });
+    for (index_t i = 0; i < n; ++i) w[i] = eig_complex_t<T>(wr[static_cast<std::size_t>(i)], wi[static_cast<std::size_t>(i)]);
+  }
+}
+
+// Element (b, row, col) of the complex eigenvectors from LAPACK's packing for real matrices:
+// a real eigenvalue's vector is its column; a pair (w[j] with positive imaginary part first)
+// shares columns j and j + 1 as real and imaginary parts, the second vector being the conjugate.
+template <class Re>
+struct unpacked_eigenvector {
+  const Re* vr;                       // (count, n, n), column-major matrices
+  const eig_complex_t<Re>* w;         // (count, n)
+  index_t n;
+  template <class B, class I, class J>
+  XF_HD XF_FORCEINLINE eig_complex_t<Re> operator()(B b_in, I row_in, J col_in) const {
+    const index_t b = static_cast<index_t>(b_in), row = static_cast<index_t>(row_in), col = static_cast<index_t>(col_in);
+    const Re* m = vr + b * n * n;
+    const Re imaginary = w[b * n + col].imag();
+    if (imaginary == Re(0)) return {m[col * n + row], Re(0)};
+    if (imaginary > Re(0)) return {m[col * n + row], m[(col + 1) * n + row]};
+    return {m[(col - 1) * n + row], -m[col * n + row]};
+  }
+};
+
+// Eigenvalues (count, n) of the column-major matrices of `cols` (count, n, n), and with `vectors`
+// the right eigenvectors (count, n, n) as complex matrices in C order (column j for w[j]).
+template <class T, class Space>
+std::pair<array<eig_complex_t<T>, 2, Space>, array<eig_complex_t<T>, 3, Space>> general_eigen(array<T, 3, Space>& cols, bool vectors,
+                                                                                            const buffer& info, const char* op) {
+  using C = eig_complex_t<T>;
+  const index_t count = cols.shape(0), n = cols.shape(1);
+  array<C, 2, Space> w(dims<2>{count, n});
+  array<C, 3, Space> v(dims<3>{count, vectors ? n : 0, vectors ? n : 0});
+  if (count == 0 || n == 0) return {w, v};
+  // Matrices with inf or NaN: zeroed for the solver, then marked failed (info n + 1).
+  const array<bool, 1, Space> finite = ::xf::all(::xf::isfinite(cols), {1, 2});
+  cols.assign(::xf::where(::xf::isfinite(cols), cols, T(0)));
+  array<T, 3, Space> vr(dims<3>{count, vectors ? n : 0, vectors ? n : 0});
+  int* const infos = static_cast<int*>(info.get());
+  if constexpr (std::is_same_v<Space, device>) {
+    refuse_in_capture("xf::linalg::eig (cuSOLVER's Xgeev)", "cuSOLVER works on the host inside the call");
+    for (index_t b = 0; b < count; ++b)
+      general_eigen_on_device(cols.data() + b * n * n, n, w.data() + b * n, vectors ? vr.data() + b * n * n : nullptr, infos + b,
+                              cols.device_id());
+  } else {
+    for (index_t b = 0; b < count; ++b)
+      general_eigen_on_host(cols.data() + b * n * n, n, w.data() + b * n, vectors ? vr.data() + b * n * n : nullptr, infos + b);
+  }
+  auto info_words = array<int, 1, Space>::wrap(infos, dims<1>{count});
+  info_words.assign(::xf::where(finite, info_words, static_cast<int>(std::min<index_t>(n + 1, index_t{1} << 30))));
+  if (vectors) {
+    if constexpr (is_complex<T>) {
+      v.assign(vr.swapaxes(1, 2));  // column-major matrices to C order
+    } else {
+      require_access(vr.device_id(), op);
+      const unpacked_eigenvector<T> f{vr.data(), w.data(), n};
+      const dims<3> shape = v.shape();
+      evaluate_into(v, ::xf::map(f, coordinate<3>(shape, 0), coordinate<3>(shape, 1), coordinate<3>(shape, 2)), op);
+    }
+  }
+  return {w, v};
+}
+
+template <class A>
+auto general_stack(const A& a_in, const char* op) {
+  using V = value_t<A>;
+  using T = std::conditional_t<std::is_integral_v<V>, double, V>;  // NumPy: integers as float64
+  static_assert(lapack_element<T>, "xf::linalg::eig: float, double, complex64, complex128 or integer matrices");
+  const auto a = ::xf::detail::as_array(a_in);
+  if constexpr (std::is_same_v<V, T>) return column_major_stack(a, op);
+  else return column_major_stack(eval(a.template astype<T>()), op);
+}
+
+}  // namespace detail
+
+// np.linalg.eig(a): eigenvalues and unit-norm right eigenvectors (column j for eigenvalue j) of
+// each square matrix, complex (complex64 for float and complex64 input, complex128 otherwise),
+// in the solver's order (unsorted, as NumPy's).
+template <expression A>
+auto eig(const A& a) {
+  const detail::nvtx_range range("xf::linalg::eig");
+  constexpr const char* op = "xf::linalg::eig";
+  constexpr int N = rank_v<A>;
+  using Space = resolved_space_t<space_t<A>>;
+  auto cols = detail::general_stack(a, op);
+  using T = typename decltype(cols)::value_type;
+  const index_t count = cols.shape(0), n = cols.shape(1);
+  const detail::buffer info = detail::new_info<Space>(count);
+  const auto [w, v] = detail::general_eigen(cols, true, info, op);
+  const auto shape = a.shape();
+  eig_result<T, N, Space> out{w.reshape(detail::batch_then<N - 1>(shape, {n})), v.reshape(detail::batch_then<N>(shape, {n, n}))};
+  const detail::factored<T, Space> f{.info = info, .count = count};
+  const char* why = "the QR algorithm did not compute every eigenvalue, or the matrix holds inf or NaN";
+  detail::attach_info_check(out.eigenvalues, f, op, why);
+  detail::attach_info_check(out.eigenvectors, f, op, why);
+  return out;
+}
+
+// np.linalg.eigvals(a): the eigenvalues only (complex, in the solver's order).
+template <expression A>
+auto eigvals(const A& a) {
+  const detail::nvtx_range range("xf::linalg::eigvals");
+  constexpr const char* op = "xf::linalg::eigvals";
+  constexpr int N = rank_v<A>;
+  using Space = resolved_space_t<space_t<A>>;
+  auto cols = detail::general_stack(a, op);
+  using T = typename decltype(cols)::value_type;
+  const index_t count = cols.shape(0), n = cols.shape(1);
+  const detail::buffer info = detail::new_info<Space>(count);
+  const auto w = detail::general_eigen(cols, false, info, op).first;
+  const auto out = w.reshape(detail::batch_then<N - 1>(a.shape(), {n}));
+  detail::attach_info_check(out, detail::factored<T, Space>{.info = info, .count = count}, op,
+                            "the QR algorithm did not compute every eigenvalue, or the matrix holds inf or NaN");
+  return out;
+}
+
+}  // namespace xf::linalg

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: Apache-2.0
+// xf::einsum<"bij,bjk->bik">(a, b): NumPy's einsum with the subscripts as a template argument, so
+// that they are parsed and checked by the compiler and the result's rank is known. Lowering, the
+// operands taken left to right:
+//  - a label repeated in one operand is its diagonal (a strided view); a label found in no other
+//    operand and not in the output is summed out first (one reduction);
+//  - two operands with no label to contract multiply as one fused, broadcast element-wise kernel
+//    (outer products, Hadamard products, scaling by a vector);
+//  - otherwise they become one (batched) matrix product: (batch, left, contracted) @ (batch,
+//    contracted, right), transposed and reshaped as views where the strides allow it (a copy
+//    otherwise), on cuBLAS (device) or BLAS (host); integers through xf::matmul's integer path;
+//  - the result is a view of the last product in the output's order.
+// Labels are letters; the output (after "->") may be omitted (NumPy's implicit mode: the labels
+// used once, in alphabetical order). Broadcast dimensions ("...") are not supported.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <tuple>
+
+#include "../reduce.hpp"
+#include "matmul.hpp"
+
+namespace xf {
+namespace detail::einsum {
+
+inline constexpr int max_labels = 26 * 2;
+inline constexpr int max_operands = 16;
+
+// A string literal as a template argument.
+template <std::size_t N>
+struct subscripts_text {
+  char text[N]{};
+  constexpr subscripts_text(const char (&s)[N]) {  // NOLINT: implicit, for einsum<"ij,jk">
+    for (std::size_t i = 0; i < N; ++i) text[i] = s[i];
+  }
+  constexpr std::string_view view() const { return {text, N - 1}; }
+};
+
+// The labels of one operand or of the output, in order.
+struct labels {
+  char name[max_labels]{};
+  int count = 0;
+  constexpr int find(char c) const {
+    for (int i = 0; i < count; ++i)
+      if (name[i] == c) return i;
+    return -1;
+  }
+  constexpr bool has(char c) const { return find(c) >= 0; }
+  constexpr void add(char c) { name[count++] = c; }
+};
+
+struct spec {
+  labels in[max_operands]{};
+  int operands = 0;
+  labels out{};
+};
+
+// Reached only in constant evaluation of a bad subscripts string: the compiler reports this call.
+inline void bad_subscripts(const char*) {}
+
+constexpr bool is_label(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+constexpr spec parse(std::string_view s) {
+  spec p{};
+  std::size_t i = 0;
+  bool explicit_output = false;
+  p.operands = 1;
+  for (; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == ' ') continue;
+    if (c == ',') {
+      if (++p.operands > max_operands) bad_subscripts("xf::einsum: more than 16 operands");
+      continue;
+    }
+    if (c == '-') {
+      if (i + 1 >= s.size() || s[i + 1] != '>') bad_subscripts("xf::einsum: '-' not followed by '>'");
+      explicit_output = true;
+      i += 2;
+      break;
+    }
+    if (c == '.') bad_subscripts("xf::einsum: '...' (broadcast dimensions) is not supported; name every dimension");
+    if (!is_label(c)) bad_subscripts("xf::einsum: subscripts are letters");
+    labels& l = p.in[p.operands - 1];
+    if (l.count == max_labels) bad_subscripts("xf::einsum: too many labels in one operand");
+    l.add(c);
+  }
+  if (explicit_output) {
+    for (; i < s.size(); ++i) {
+      const char c = s[i];
+      if (c == ' ') continue;
+      if (!is_label(c)) bad_subscripts("xf::einsum: the output's subscripts are letters");
+      if (p.out.has(c)) bad_subscripts("xf::einsum: a label repeated in the output");
+      bool found = false;
+      for (int k = 0; k < p.operands; ++k) found = found || p.in[k].has(c);
+      if (!found) bad_subscripts("xf::einsum: an output label that no operand has");
+      p.out.add(c);
+    }
+  } else {  // implicit: the labels used exactly once, in alphabetical (character) order
+    for (char c = 'A'; c <= 'z'; ++c) {
+      if (!is_label(c)) continue;
+      int uses = 0;
+      for (int k = 0; k < p.operands; ++k)
+        for (int j = 0; j < p.in[k].count; ++j) uses += p.in[k].name[j] == c;
+      if (uses == 1) p.out.add(c);
+    }
+  }
+  return p;
+}
+
+// Labels in order of first appearance, without repeats.
+constexpr labels distinct(const labels& l) {
+  labels r{};
+  for (int i = 0; i < l.count; ++i)
+    if (!r.has(l.name[i])) r.add(l.name[i]);
+  return r;
+}
+constexpr labels keep_only(const labels& l, const labels& keep) {
+  labels r{};
+  for (int i = 0; i < l.count; ++i)
+    if (keep.has(l.name[i])) r.add(l.name[i]);
+  return r;
+}
+constexpr labels joined(const labels& a, const labels& b) {
+  labels r = a;
+  for (int i = 0; i < b.count; ++i)
+    if (!r.has(b.name[i])) r.add(b.name[i]);
+  return r;
+}
+// The labels operands after `k` and the output still need.
+constexpr labels needed_after(const spec& p, int k) {
+  labels r = p.out;
+  for (int j = k + 1; j < p.operands; ++j) r = joined(r, p.in[j]);
+  return r;
+}
+
+// The roles of the labels of a pair (a with la, b with lb), the rest needing `keep`.
+struct pair_plan {
+  labels batch, left, contracted, right, result;  // result: batch, left, right
+};
+constexpr pair_plan plan_pair(const labels& la, const labels& lb, const labels& keep) {
+  pair_plan p{};
+  for (int i = 0; i < la.count; ++i) {
+    const char c = la.name[i];
+    if (lb.has(c)) (keep.has(c) ? p.batch : p.contracted).add(c);
+    else p.left.add(c);
+  }
+  for (int i = 0; i < lb.count; ++i)
+    if (!la.has(lb.name[i])) p.right.add(lb.name[i]);
+  p.result = joined(joined(p.batch, p.left), p.right);
+  return p;
+}
+
+[[noreturn]] inline void extent_mismatch(char label, index_t x, index_t y) {
+  throw shape_error(std::string("xf::einsum: label '") + label + "' has extents " + std::to_string(x) + " and " + std::to_string(y));
+}
+
+// A view of `a`, whose axes carry labels L (repeats allowed), with the axes of labels `To`: a
+// label repeated in L becomes its diagonal (the strides added), a label of To absent from L an
+// axis of extent 1. Every label of L is in To (or its axis has extent 1).
+constexpr bool same_labels(const labels& x, const labels& y) {
+  if (x.count != y.count) return false;
+  for (int i = 0; i < x.count; ++i)
+    if (x.name[i] != y.name[i]) return false;
+  return true;
+}
+
+template <labels L, labels To, class T, int R, class S>
+array<T, To.count, S> relabel(const array<T, R, S>& a) {
+  static_assert(L.count == R, "xf::einsum: an operand's rank differs from the number of its subscripts");
+  if constexpr (same_labels(L, To)) return a;  // nothing to change: the array itself
+  dims<To.count> shape{}, strides{};
+  for (int j = 0; j < To.count; ++j) {
+    const auto jj = static_cast<std::size_t>(j);
+    shape[jj] = 1;
+    bool seen = false;
+    for (int i = 0; i < R; ++i) {
+      if (L.name[i] != To.name[j]) continue;
+      const index_t n = a.shape()[static_cast<std::size_t>(i)];
+      if (seen && n != shape[jj]) extent_mismatch(L.name[i], shape[jj], n);
+      shape[jj] = n;
+      strides[jj] += a.strides()[static_cast<std::size_t>(i)];
+      seen = true;
+    }
+  }
+  return array<T, To.count, S>::wrap(const_cast<T*>(a.data()), shape, strides, a);
+}
+
+// Sums out the axes of `a` (distinct labels L) whose labels `keep` lacks, in a's element type
+// (NumPy's einsum keeps the operands' type: int32 sums wrap in int32).
+template <labels L, labels Keep, class T, int R, class S>
+auto sum_out(const array<T, R, S>& a) {
+  constexpr labels kept = keep_only(L, Keep);
+  if constexpr (kept.count == L.count) {
+    return a;
+  } else {
+    int axes[L.count - kept.count]{};
+    for (int i = 0, k = 0; i < L.count; ++i)
+      if (!Keep.has(L.name[i])) axes[k++] = i;
+    return array<T, kept.count, S>(eval(::xf::sum(a, axes).template astype<T>()));
+  }
+}
+
+// The extents of the labels of `group` in a (labels LA) or b (labels LB), equal where both have them.
+template <labels Group, labels LA, labels LB, class A, class B>
+dims<Group.count> group_extents(const A& a, const B& b) {
+  dims<Group.count> e{};
+  for (int j = 0; j < Group.count; ++j) {
+    const char c = Group.name[j];
+    const int ia = LA.find(c), ib = LB.find(c);
+    const index_t x = ia >= 0 ? a.shape()[static_cast<std::size_t>(ia)] : -1;
+    const index_t y = ib >= 0 ? b.shape()[static_cast<std::size_t>(ib)] : -1;
+    if (x >= 0 && y >= 0 && x != y) extent_mismatch(c, x, y);
+    e[static_cast<std::size_t>(j)] = x >= 0 ? x : y;
+  }
+  return e;
+}
+
+template <std::size_t N>
+index_t volume(const std::array<index_t, N>& d) {
+  index_t v = 1;
+  for (const index_t x : d) v *= x;
+  return v;
+}
+
+// The product of two operands with distinct labels LA and LB (labels that neither the other nor
+// `Keep` has already summed out), with labels plan_pair(LA, LB, Keep).result.
+template <labels LA, labels LB, labels Keep, class TA, int RA, class TB, int RB, class S>
+auto contract_pair(const array<TA, RA, S>& a, const array<TB, RB, S>& b) {
+  constexpr pair_plan p = plan_pair(LA, LB, Keep);
+  const auto batch = group_extents<p.batch, LA, LB>(a, b);
+  const auto left = group_extents<p.left, LA, LB>(a, b);
+  const auto right = group_extents<p.right, LA, LB>(a, b);
+  const auto contracted = group_extents<p.contracted, LA, LB>(a, b);
+  if constexpr (p.contracted.count == 0) {
+    // Nothing to sum: one broadcast element-wise product in the result's order.
+    return eval(relabel<LA, p.result>(a) * relabel<LB, p.result>(b));
+  } else {
+    constexpr labels a_order = joined(joined(p.batch, p.left), p.contracted);
+    constexpr labels b_order = joined(joined(p.batch, p.contracted), p.right);
+    const index_t nb = volume(batch), m = volume(left), n = volume(right), k = volume(contracted);
+    const auto x = relabel<LA, a_order>(a).reshape(std::array<index_t, 3>{nb, m, k});
+    const auto y = relabel<LB, b_order>(b).reshape(std::array<index_t, 3>{nb, k, n});
+    const auto c = eval(matmul(x, y));
+    dims<p.result.count> shape{};
+    int at = 0;
+    for (const index_t e : batch) shape[static_cast<std::size_t>(at++)] = e;
+    for (const index_t e : left) shape[static_cast<std::size_t>(at++)] = e;
+    for (const index_t e : right) shape[static_cast<std::size_t>(at++)] = e;
+    return c.reshape(shape);
+  }
+}
+
+// Takes the operands after K into `current` (distinct labels LC) left to right, then returns
+// the result in the output's order.
+template <spec P, int K, labels LC, class T, int R, class S, class... Rest>
+auto fold(const array<T, R, S>& current, const Rest&... rest) {
+  if constexpr (K == P.operands) {
+    return relabel<LC, P.out>(current);
+  } else {
+    return [&](const auto& next, const auto&... later) {
+      constexpr labels keep = needed_after(P, K);
+      constexpr labels lb = distinct(P.in[K]);
+      const auto b = relabel<P.in[K], lb>(next);
+      constexpr labels lb_kept = keep_only(lb, joined(keep, LC));
+      constexpr labels lc_kept = keep_only(LC, joined(keep, lb_kept));
+      const auto r = contract_pair<lc_kept, lb_kept, keep>(sum_out<LC, joined(keep, lb_kept)>(current), sum_out<lb, joined(keep, LC)>(b));
+      return fold<P, K + 1, plan_pair(lc_kept, lb_kept, keep).result>(r, later...);
+    }(rest...);
+  }
+}
+
+template <spec P, class T, int R, class S, class... Rest>
+auto run(const array<T, R, S>& first, const Rest&... rest) {
+  constexpr labels l0 = distinct(P.in[0]);
+  const auto a = relabel<P.in[0], l0>(first);
+  return fold<P, 1, keep_only(l0, needed_after(P, 0))>(sum_out<l0, needed_after(P, 0)>(a), rest...);
+}
+
+}  // namespace detail::einsum
+
+// np.einsum(subscripts, *operands) with the subscripts as a template argument:
+// xf::einsum<"bij,bjk->bik">(a, b), xf::einsum<"ii">(a) (the trace), xf::einsum<"ij->ji">(a).
+// Operands are device or host arrays or expressions (evaluated once); the result type is NumPy's
+// (the operands' promoted type; sums of integers wrap in it).
+template <detail::einsum::subscripts_text Text, expression... E>
+auto einsum(const E&... operands) {
+  static constexpr detail::einsum::spec subscripts = detail::einsum::parse(Text.view());
+  static_assert(sizeof...(E) == static_cast<std::size_t>(subscripts.operands),
+                "xf::einsum: the number of operands differs from the number of comma-separated subscripts");
+  using S = resolved_space_t<space_t<std::tuple_element_t<0, std::tuple<E...>>>>;
+  static_assert((std::is_same_v<S, resolved_space_t<space_t<E>>> && ...), "xf::einsum: operands on the host and on the device");
+  const detail::nvtx_range range("xf::einsum");
+  return detail::einsum::run<subscripts>(array<value_t<E>, rank_v<E>, S>(detail::as_array(operands))...);
+}
+
+}  // namespace xf

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: Apache-2.0
+// Integer and bool matrix products, which no BLAS has (cuBLAS multiplies only int8 into int32):
+// C = A B for stacks of C-contiguous matrices, NumPy's wrapping arithmetic. Products accumulate
+// in an unsigned type (uint32, or uint64 for 64-bit elements and bool), where overflow is defined
+// and, the operands being sign-extended, equal to the wrapped sum modulo 2^bits; the result is cast
+// to the element type (bool: any product nonzero). Device: one tiled kernel, a 64 x 64 tile of C
+// per block of 256 threads, 4 x 4 results a thread, k taken 16 at a time through shared memory.
+// Host: a loop in i-k-j order.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "../core.hpp"
+
+namespace xf::detail {
+
+template <class T>
+using integer_accumulator_t = std::conditional_t<sizeof(T) == 8 || std::is_same_v<T, bool>, std::uint64_t, std::uint32_t>;
+
+template <class T, class U>
+XF_HD XF_FORCEINLINE T integer_result(U total) {
+  if constexpr (std::is_same_v<T, bool>) return total != 0;
+  else return static_cast<T>(total);  // modulo 2^bits (C++20)
+}
+
+inline constexpr int integer_gemm_tile = 64;  // C tile per block (square)
+inline constexpr int integer_gemm_step = 16;  // k per shared-memory stage
+inline constexpr int integer_gemm_per_thread = 4;  // C results per thread along each axis
+inline constexpr int integer_gemm_threads = (integer_gemm_tile / integer_gemm_per_thread) * (integer_gemm_tile / integer_gemm_per_thread);
+
+#if XF_CUDA_TU
+template <class T, class U>
+__global__ void __launch_bounds__(integer_gemm_threads)
+    integer_gemm_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, index_t m, index_t n, index_t k, index_t count) {
+  constexpr int tile = integer_gemm_tile, step = integer_gemm_step, per = integer_gemm_per_thread;
+  constexpr int side = tile / per;  // threads along each axis of the tile
+  __shared__ U a_stage[step][tile];  // a_stage[kk][r] = A(row0 + r, k0 + kk)
+  __shared__ U b_stage[step][tile];  // b_stage[kk][col] = B(k0 + kk, col0 + col)
+  const int t = static_cast<int>(threadIdx.x), tx = t % side, ty = t / side;
+  const index_t tiles_n = (n + tile - 1) / tile, tiles_m = (m + tile - 1) / tile;
+  for (index_t z = blockIdx.z; z < count; z += gridDim.z) {
+    const T* ab = a + z * m * k;
+    const T* bb = b + z * k * n;
+    T* cb = c + z * m * n;
+    for (index_t tile_row = blockIdx.y; tile_row < tiles_m; tile_row += gridDim.y) {
+      for (index_t tile_col = blockIdx.x; tile_col < tiles_n; tile_col += gridDim.x) {
+        const index_t row0 = tile_row * tile, col0 = tile_col * tile;
+        U acc[per][per] = {};
+        for (index_t k0 = 0; k0 < k; k0 += step) {
+          for (int e = t; e < tile * step; e += integer_gemm_threads) {
+            const int r = e / step, kk = e % step;  // A: 16 consecutive k of a row
+            const index_t gr = row0 + r, gk = k0 + kk;
+            a_stage[kk][r] = gr < m && gk < k ? static_cast<U>(ab[gr * k + gk]) : U(0);
+            const int kb = e / tile, col = e % tile;  // B: 64 consecutive columns of a k
+            const index_t gkb = k0 + kb, gc = col0 + col;
+            b_stage[kb][col] = gkb < k && gc < n ? static_cast<U>(bb[gkb * n + gc]) : U(0);
+          }
+          __syncthreads();
+#pragma unroll
+          for (int kk = 0; kk < step; ++kk) {
+            U x[per], y[per];
+#pragma unroll
+            for (int i = 0; i < per; ++i) x[i] = a_stage[kk][ty * per + i];
+#pragma unroll
+            for (int j = 0; j < per; ++j) y[j] = b_stage[kk][tx * per + j];
+#pragma unroll
+            for (int i = 0; i < per; ++i)
+#pragma unroll
+              for (int j = 0; j < per; ++j) acc[i][j] += x[i] * y[j];
+          }
+          __syncthreads();
+        }
+#pragma unroll
+        for (int i = 0; i < per; ++i) {
+          const index_t r = row0 + ty * per + i;
+          if (r >= m) continue;
+#pragma unroll
+          for (int j = 0; j < per; ++j) {
+            const index_t col = col0 + tx * per + j;
+            if (col < n) cb[r * n + col] = integer_result<T>(acc[i][j]);
+          }
+        }
+      }
+    }
+  }
+}
+#endif
+
+// c (count, m, n) = a (count, m, k) @ b (count, k, n), all C-contiguous, on the current device and
+// stream (device) or here (host).
+template <class T, class Space>
+void integer_gemm(const T* a, const T* b, T* c, index_t m, index_t n, index_t k, index_t count) {
+  using U = integer_accumulator_t<T>;
+  if (m == 0 || n == 0 || count == 0) return;
+  if constexpr (std::is_same_v<Space, device>) {
+    static_assert(cuda_tu || !std::is_same_v<T, T>, "xfuse: integer matmul of device arrays launches CUDA kernels; compile this file with nvcc");
+#if XF_CUDA_TU
+    const auto capped = [](index_t v) { return static_cast<unsigned>(v < 65535 ? v : 65535); };
+    const index_t tiles_n = (n + integer_gemm_tile - 1) / integer_gemm_tile, tiles_m = (m + integer_gemm_tile - 1) / integer_gemm_tile;
+    const dim3 grid(static_cast<unsigned>(tiles_n < 0x7fffffff ? tiles_n : 0x7fffffff), capped(tiles_m), capped(count));
+    integer_gemm_kernel<T, U><<<grid, integer_gemm_threads, 0, current_stream().handle()>>>(a, b, c, m, n, k, count);
+    XF_CUDA_CHECK(cudaGetLastError());
+#endif
+  } else {
+    std::vector<U> row(static_cast<std::size_t>(n));
+    for (index_t z = 0; z < count; ++z)
+      for (index_t i = 0; i < m; ++i) {
+        std::fill(row.begin(), row.end(), U(0));
+        for (index_t p = 0; p < k; ++p) {
+          const U x = static_cast<U>(a[(z * m + i) * k + p]);
+          const T* bp = b + (z * k + p) * n;
+          for (index_t j = 0; j < n; ++j) row[static_cast<std::size_t>(j)] += x * static_cast<U>(bp[j]);
+        }
+        for (index_t j = 0; j < n; ++j) c[(z * m + i) * n + j] = integer_result<T>(row[static_cast<std::size_t>(j)]);
+      }
+  }
+}
+
+}  // namespace xf::detail
