@@ -130,6 +130,7 @@ void integer_matmul_matches_numpy() {
   // Wrapping: int32 46341 * 46341 -> -2147479015; uint8 [200, 100] @ [2, 3] -> 188; int64.
   CHECK(xf::matmul(xf::asarray<int, Space>({46341}, {1, 1}), xf::asarray<int, Space>({46341}, {1, 1})).item() == -2147479015);
   CHECK(xf::matmul(xf::asarray<std::uint8_t, Space>({200, 100}, {1, 2}), xf::asarray<std::uint8_t, Space>({2, 3}, {2, 1})).item() == 188);
+  CHECK(xf::matmul(xf::asarray<std::int8_t, Space>({100, 100}, {1, 2}), xf::asarray<std::int8_t, Space>({2, 1}, {2, 1})).item() == 44);
   CHECK(xf::matmul(xf::asarray<std::int64_t, Space>({std::int64_t{1} << 62, 3}), xf::asarray<std::int64_t, Space>({5, 7})).item() ==
         4611686018427387925);
   // bool: np.array([[1, 1], [0, 1]], bool) @ [[0, 1], [1, 0]] -> [[1, 1], [1, 0]] (any of ands).
@@ -141,28 +142,43 @@ void integer_matmul_matches_numpy() {
   CHECK(xf::to_host(xf::matmul(xf::array<int, 2, Space>(xf::dims<2>{2, 0}), xf::array<int, 2, Space>(xf::dims<2>{0, 3}))) == std::vector<int>(6, 0));
   CHECK_THROWS_AS(xf::matmul(a, a), xf::shape_error);
 
-  // Random int32 of the whole range: (2, 1, 5, 37) @ (3, 37, 4), batches broadcast to (2, 3).
-  const auto left = xf_test::uniform<double>(2 * 5 * 37, -2147483648.0, 2147483647.0);
-  const auto right = xf_test::uniform<double>(3 * 37 * 4, -2147483648.0, 2147483647.0);
+  // Random int32 of the whole range: (2, 1, 70, 37) @ (3, 37, 131), batches broadcast to (2, 3)
+  // without copies; 70 and 131 cross tile edges (64), 37 the k steps (16).
+  constexpr std::size_t M = 70, K = 37, N = 131;
+  const auto left = xf_test::uniform<double>(2 * M * K, -2147483648.0, 2147483647.0);
+  const auto right = xf_test::uniform<double>(3 * K * N, -2147483648.0, 2147483647.0);
   std::vector<int> l(left.size()), r(right.size());
   for (std::size_t i = 0; i < l.size(); ++i) l[i] = static_cast<int>(left[i]);
   for (std::size_t i = 0; i < r.size(); ++i) r[i] = static_cast<int>(right[i]);
-  const auto x = xf::asarray<int, Space>(l, {2, 1, 5, 37});
-  const auto y = xf::asarray<int, Space>(r, {3, 37, 4});
+  const auto x = xf::asarray<int, Space>(l, {2, 1, static_cast<xf::index_t>(M), static_cast<xf::index_t>(K)});
+  const auto y = xf::asarray<int, Space>(r, {3, static_cast<xf::index_t>(K), static_cast<xf::index_t>(N)});
   const auto got = xf::to_host(xf::matmul(x, y));
-  REQUIRE(got.size() == 2 * 3 * 5 * 4);
+  REQUIRE(got.size() == 2 * 3 * M * N);
   std::size_t bad = 0;
   for (std::size_t i = 0; i < 2; ++i)
     for (std::size_t j = 0; j < 3; ++j)
-      for (std::size_t m = 0; m < 5; ++m)
-        for (std::size_t n = 0; n < 4; ++n) {
+      for (std::size_t m = 0; m < M; ++m)
+        for (std::size_t n = 0; n < N; ++n) {
           std::uint64_t total = 0;
-          for (std::size_t k = 0; k < 37; ++k)
-            total += static_cast<std::uint64_t>(static_cast<std::int64_t>(l[(i * 5 + m) * 37 + k])) *
-                     static_cast<std::uint64_t>(static_cast<std::int64_t>(r[(j * 37 + k) * 4 + n]));
-          if (got[((i * 3 + j) * 5 + m) * 4 + n] != static_cast<int>(static_cast<std::uint32_t>(total))) ++bad;
+          for (std::size_t k = 0; k < K; ++k)
+            total += static_cast<std::uint64_t>(static_cast<std::int64_t>(l[(i * M + m) * K + k])) *
+                     static_cast<std::uint64_t>(static_cast<std::int64_t>(r[(j * K + k) * N + n]));
+          if (got[((i * 3 + j) * M + m) * N + n] != static_cast<int>(static_cast<std::uint32_t>(total))) ++bad;
         }
   CHECK(bad == 0);
+  // 1-D @ a stack, and a stack @ 1-D: NumPy's promotion and removal of the added axis.
+  const auto row = xf::to_host(xf::matmul(xf::asarray<int, Space>(std::vector<int>(l.begin(), l.begin() + K)), y));
+  REQUIRE(row.size() == 3 * N);
+  std::size_t bad_row = 0;
+  for (std::size_t j = 0; j < 3; ++j)
+    for (std::size_t n = 0; n < N; ++n) {
+      std::uint64_t total = 0;
+      for (std::size_t k = 0; k < K; ++k)
+        total += static_cast<std::uint64_t>(static_cast<std::int64_t>(l[k])) * static_cast<std::uint64_t>(static_cast<std::int64_t>(r[(j * K + k) * N + n]));
+      if (row[j * N + n] != static_cast<int>(static_cast<std::uint32_t>(total))) ++bad_row;
+    }
+  CHECK(bad_row == 0);
+  CHECK(xf::matmul(x, xf::asarray<int, Space>(std::vector<int>(K, 1))).shape() == std::array<xf::index_t, 3>{2, 1, static_cast<xf::index_t>(M)});
 }
 
 // eig and eigvals: NumPy 2.4.6's printed answers (eigenvectors compared up to a unit factor, which
@@ -289,6 +305,15 @@ void einsum_matches_numpy() {
   const auto big = xf::einsum<"ij,jk->ik">(xf::asarray<int, Space>({46341}, {1, 1}), xf::asarray<int, Space>({46341}, {1, 1}));
   static_assert(std::is_same_v<typename std::remove_cvref_t<decltype(big)>::value_type, int>);
   CHECK(big.item() == -2147479015);
+  // Operands cast to the result type first (int8 sums do not wrap before the float joins); an
+  // extent of 1 broadcasts: np.einsum("ij,i->i", int8 100s, float32 ones) -> [300, 300];
+  // np.einsum("i,i", [2.], [1., 2., 3.]) -> 12; "ij,ij->ij" of (1, 3) and (2, 3).
+  const auto mixed = xf::einsum<"ij,i->i">(xf::asarray<std::int8_t, Space>(std::vector<std::int8_t>(6, 100), {2, 3}),
+                                           xf::asarray<float, Space>({1.0f, 1.0f}));
+  static_assert(std::is_same_v<typename std::remove_cvref_t<decltype(mixed)>::value_type, float>);
+  CHECK(xf::to_host(mixed) == std::vector<float>{300, 300});
+  CHECK(xf::einsum<"i,i">(xf::asarray<double, Space>({2.0}), v3 + 1.0).item() == 12);
+  CHECK(xf::to_host(xf::einsum<"ij,ij->ij">(xf::asarray<double, Space>({1, 2, 3}, {1, 3}), a)) == V{0, 2, 6, 3, 8, 15});
   // Expressions as operands; a contracted extent of 0 gives zeros; mismatched extents throw.
   CHECK(xf::to_host(xf::einsum<"ij,jk->ik">(a * 2.0, b)) == V{40, 46, 52, 58, 112, 136, 160, 184});
   CHECK(xf::to_host(xf::einsum<"ij,jk->ik">(xf::array<double, 2, Space>(xf::dims<2>{2, 0}), xf::array<double, 2, Space>(xf::dims<2>{0, 3}))) ==

@@ -233,6 +233,18 @@ void pad_ramp_and_statistics_match_numpy() {
   CHECK(std::vector<double>(ramp.begin() + 9, ramp.begin() + 16) ==
         std::vector<double>{0.0, 0.3737316203561663, 0.7474632407123326, 1.121194861068499, 1.4949264814246652, 1.8686581017808317,
                             2.242389722136998});
+  // End values per axis and side of a float32 matrix: NumPy hands them to linspace as Python
+  // floats, so the ramp runs in float32 (7 of these values differ from a float64 ramp).
+  const auto g = xf::asarray<float, Space>({8.050029754638672f, 8.079407691955566f, 5.153255462646484f, 2.858013868331909f}, {2, 2});
+  CHECK(xf::to_host(xf::pad(g, {{0, 0}, {7, 0}}, "linear_ramp", {{0.0f, 0.0f}, {0.3f, -1.7f}})) ==
+        std::vector<float>{0.30000001192092896f, 1.4071471691131592f, 2.514294147491455f, 3.621441125869751f, 4.728588581085205f,
+                           5.83573579788208f, 6.942882537841797f, 8.050029754638672f, 8.079407691955566f, 0.30000001192092896f,
+                           0.9933221936225891f, 1.6866443157196045f, 2.3799664974212646f, 3.073288679122925f, 3.766610860824585f,
+                           4.459933280944824f, 5.153255462646484f, 2.858013868331909f});
+  // bool is not an integer to NumPy: neither floored nor rounded. np.pad([True], 2, "linear_ramp")
+  // -> [F, T, T, T, F]; np.pad([True, False, False], 1, "mean") -> [T, T, F, F, T].
+  CHECK(xf::to_host(xf::pad(xf::asarray<bool, Space>({true}), 2, "linear_ramp")) == std::vector<bool>{false, true, true, true, false});
+  CHECK(xf::to_host(xf::pad(xf::asarray<bool, Space>({true, false, false}), 1, "mean")) == std::vector<bool>{true, true, false, false, true});
   // Refusals: no value from a zero stat_length for maximum/minimum (or integers), an empty axis to
   // extend, a mode NumPy lacks, complex elements.
   CHECK_THROWS_AS(xf::pad(m, 1, "maximum", xf::stat_length(0)), xf::shape_error);

@@ -45,8 +45,17 @@ using namespace ::xf::detail;
 
 // One matrix: eigenvalues into w (n complex), right eigenvectors (when vr is not null) into vr,
 // column-major (real matrices: LAPACK's packing of conjugate pairs). Device: cuSOLVER's Xgeev.
+// cuSOLVER has Xgeev from CUDA 12.6 (cuSOLVER 11.7) on.
+#if defined(CUSOLVER_VERSION) && CUSOLVER_VERSION >= 11700
+#define XF_HAS_XGEEV 1
+#else
+#define XF_HAS_XGEEV 0
+#endif
+
 template <class T>
 void general_eigen_on_device(T* a, index_t n, eig_complex_t<T>* w, T* vr, int* info, int device_id) {
+  static_assert(XF_HAS_XGEEV || !std::is_same_v<T, T>, "xf::linalg::eig of device arrays needs cuSOLVER's Xgeev (CUDA 12.6 or newer)");
+#if XF_HAS_XGEEV
   cusolver_state& st = cusolver_for(device_id);
   constexpr cudaDataType_t t = blas_type<T>::data, tw = blas_type<eig_complex_t<T>>::data;
   const cusolverEigMode_t right = vr != nullptr ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
@@ -59,6 +68,9 @@ void general_eigen_on_device(T* a, index_t n, eig_complex_t<T>* w, T* vr, int* i
   check_cusolver(cusolverDnXgeev(st.handle, st.params, CUSOLVER_EIG_MODE_NOVECTOR, right, n, t, a, n, tw, w, t, nullptr, 1, t, vr, n, t,
                                  work, dev_bytes, host_work, host_bytes, info),
                  "cusolverDnXgeev");
+#else
+  (void)a, (void)n, (void)w, (void)vr, (void)info, (void)device_id;
+#endif
 }
 
 // The same on the host: LAPACK's ?geev (workspace query, then the call).
@@ -101,9 +113,11 @@ struct unpacked_eigenvector {
     const index_t b = static_cast<index_t>(b_in), row = static_cast<index_t>(row_in), col = static_cast<index_t>(col_in);
     const Re* m = vr + b * n * n;
     const Re imaginary = w[b * n + col].imag();
-    if (imaginary == Re(0)) return {m[col * n + row], Re(0)};
-    if (imaginary > Re(0)) return {m[col * n + row], m[(col + 1) * n + row]};
-    return {m[(col - 1) * n + row], -m[col * n + row]};
+    // The pair's other column must exist: a failed solve (its results raise at the next read)
+    // can leave any values in w.
+    if (imaginary > Re(0) && col + 1 < n) return {m[col * n + row], m[(col + 1) * n + row]};
+    if (imaginary < Re(0) && col > 0) return {m[(col - 1) * n + row], -m[col * n + row]};
+    return {m[col * n + row], Re(0)};
   }
 };
 
@@ -118,6 +132,7 @@ std::pair<array<eig_complex_t<T>, 2, Space>, array<eig_complex_t<T>, 3, Space>> 
   array<C, 3, Space> v(dims<3>{count, vectors ? n : 0, vectors ? n : 0});
   if (count == 0 || n == 0) return {w, v};
   // Matrices with inf or NaN: zeroed for the solver, then marked failed (info n + 1).
+  w.assign(C(0));  // defined values wherever a failed solve leaves none
   const array<bool, 1, Space> finite = ::xf::all(::xf::isfinite(cols), {1, 2});
   cols.assign(::xf::where(::xf::isfinite(cols), cols, T(0)));
   array<T, 3, Space> vr(dims<3>{count, vectors ? n : 0, vectors ? n : 0});

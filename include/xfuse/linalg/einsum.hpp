@@ -11,7 +11,9 @@
 //    otherwise), on cuBLAS (device) or BLAS (host); integers through xf::matmul's integer path;
 //  - the result is a view of the last product in the output's order.
 // Labels are letters; the output (after "->") may be omitted (NumPy's implicit mode: the labels
-// used once, in alphabetical order). Broadcast dimensions ("...") are not supported.
+// used once, in alphabetical order). Operands are cast to the result type first, as NumPy's; an
+// extent of 1 broadcasts against the same label's extent elsewhere. Broadcast dimensions ("...")
+// are not supported.
 #pragma once
 
 #include <array>
@@ -28,6 +30,14 @@ namespace detail::einsum {
 
 inline constexpr int max_labels = 26 * 2;
 inline constexpr int max_operands = 16;
+
+// NumPy's result type of all the operands.
+template <class T, class... Rest>
+struct promote_all {
+  using type = T;
+};
+template <class T, class U, class... Rest>
+struct promote_all<T, U, Rest...> : promote_all<promote_t<T, U>, Rest...> {};
 
 // A string literal as a template argument.
 template <std::size_t N>
@@ -212,10 +222,20 @@ dims<Group.count> group_extents(const A& a, const B& b) {
     const int ia = LA.find(c), ib = LB.find(c);
     const index_t x = ia >= 0 ? a.shape()[static_cast<std::size_t>(ia)] : -1;
     const index_t y = ib >= 0 ? b.shape()[static_cast<std::size_t>(ib)] : -1;
-    if (x >= 0 && y >= 0 && x != y) extent_mismatch(c, x, y);
-    e[static_cast<std::size_t>(j)] = x >= 0 ? x : y;
+    if (x >= 0 && y >= 0 && x != y && x != 1 && y != 1) extent_mismatch(c, x, y);  // 1 broadcasts, as NumPy's
+    e[static_cast<std::size_t>(j)] = x < 0 || x == 1 ? (y >= 0 ? y : x) : x;
   }
   return e;
+}
+
+template <std::size_t A, std::size_t B, std::size_t C>
+std::array<index_t, A + B + C> concatenated(const std::array<index_t, A>& a, const std::array<index_t, B>& b, const std::array<index_t, C>& c) {
+  std::array<index_t, A + B + C> r{};
+  std::size_t at = 0;
+  for (const index_t e : a) r[at++] = e;
+  for (const index_t e : b) r[at++] = e;
+  for (const index_t e : c) r[at++] = e;
+  return r;
 }
 
 template <std::size_t N>
@@ -241,15 +261,11 @@ auto contract_pair(const array<TA, RA, S>& a, const array<TB, RB, S>& b) {
     constexpr labels a_order = joined(joined(p.batch, p.left), p.contracted);
     constexpr labels b_order = joined(joined(p.batch, p.contracted), p.right);
     const index_t nb = volume(batch), m = volume(left), n = volume(right), k = volume(contracted);
-    const auto x = relabel<LA, a_order>(a).reshape(std::array<index_t, 3>{nb, m, k});
-    const auto y = relabel<LB, b_order>(b).reshape(std::array<index_t, 3>{nb, k, n});
+    // Extents of 1 broadcast against the other operand's (a view; reshape copies it if needed).
+    const auto x = relabel<LA, a_order>(a).broadcast_to(concatenated(batch, left, contracted)).reshape(std::array<index_t, 3>{nb, m, k});
+    const auto y = relabel<LB, b_order>(b).broadcast_to(concatenated(batch, contracted, right)).reshape(std::array<index_t, 3>{nb, k, n});
     const auto c = eval(matmul(x, y));
-    dims<p.result.count> shape{};
-    int at = 0;
-    for (const index_t e : batch) shape[static_cast<std::size_t>(at++)] = e;
-    for (const index_t e : left) shape[static_cast<std::size_t>(at++)] = e;
-    for (const index_t e : right) shape[static_cast<std::size_t>(at++)] = e;
-    return c.reshape(shape);
+    return c.reshape(concatenated(batch, left, right));
   }
 }
 
@@ -293,7 +309,13 @@ auto einsum(const E&... operands) {
   using S = resolved_space_t<space_t<std::tuple_element_t<0, std::tuple<E...>>>>;
   static_assert((std::is_same_v<S, resolved_space_t<space_t<E>>> && ...), "xf::einsum: operands on the host and on the device");
   const detail::nvtx_range range("xf::einsum");
-  return detail::einsum::run<subscripts>(array<value_t<E>, rank_v<E>, S>(detail::as_array(operands))...);
+  using T = typename detail::einsum::promote_all<value_t<E>...>::type;  // NumPy casts every operand to it first
+  const auto as_result_type = [](const auto& e) {
+    using X = std::remove_cvref_t<decltype(e)>;
+    if constexpr (std::is_same_v<value_t<X>, T>) return array<T, rank_v<X>, S>(detail::as_array(e));
+    else return array<T, rank_v<X>, S>(eval(e.template astype<T>()));
+  };
+  return detail::einsum::run<subscripts>(as_result_type(operands)...);
 }
 
 }  // namespace xf

@@ -26,24 +26,46 @@ XF_HD XF_FORCEINLINE T integer_result(U total) {
   else return static_cast<T>(total);  // modulo 2^bits (C++20)
 }
 
+// Where matrix z of the batch starts in each operand: the batch index decomposed over the batch
+// extents (C order), each operand's stride 0 where it is broadcast, so no operand is copied.
+template <int NB>
+struct integer_gemm_batches {
+  index_t extent[NB > 0 ? NB : 1]{};
+  index_t a_stride[NB > 0 ? NB : 1]{}, b_stride[NB > 0 ? NB : 1]{};
+  XF_HD XF_FORCEINLINE void offsets(index_t z, index_t& a_offset, index_t& b_offset) const {
+    a_offset = 0, b_offset = 0;
+    for (int d = NB - 1; d >= 0; --d) {
+      const index_t i = z % extent[d];
+      z /= extent[d];
+      a_offset += i * a_stride[d];
+      b_offset += i * b_stride[d];
+    }
+  }
+};
+
 inline constexpr int integer_gemm_tile = 64;  // C tile per block (square)
 inline constexpr int integer_gemm_step = 16;  // k per shared-memory stage
 inline constexpr int integer_gemm_per_thread = 4;  // C results per thread along each axis
 inline constexpr int integer_gemm_threads = (integer_gemm_tile / integer_gemm_per_thread) * (integer_gemm_tile / integer_gemm_per_thread);
 
 #if XF_CUDA_TU
-template <class T, class U>
+template <class T, class U, int NB>
 __global__ void __launch_bounds__(integer_gemm_threads)
-    integer_gemm_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, index_t m, index_t n, index_t k, index_t count) {
+    integer_gemm_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, index_t m, index_t n, index_t k, index_t count,
+                        integer_gemm_batches<NB> batches) {
   constexpr int tile = integer_gemm_tile, step = integer_gemm_step, per = integer_gemm_per_thread;
   constexpr int side = tile / per;  // threads along each axis of the tile
-  __shared__ U a_stage[step][tile];  // a_stage[kk][r] = A(row0 + r, k0 + kk)
+  // a_stage[kk][r] = A(row0 + r, k0 + kk), rows padded by 4: the loads write 16 consecutive kk of
+  // a row (2-way bank conflicts instead of 16-way), the reads stay 16-byte aligned.
+  __shared__ U a_stage[step][tile + 4];
   __shared__ U b_stage[step][tile];  // b_stage[kk][col] = B(k0 + kk, col0 + col)
   const int t = static_cast<int>(threadIdx.x), tx = t % side, ty = t / side;
   const index_t tiles_n = (n + tile - 1) / tile, tiles_m = (m + tile - 1) / tile;
   for (index_t z = blockIdx.z; z < count; z += gridDim.z) {
-    const T* ab = a + z * m * k;
-    const T* bb = b + z * k * n;
+    index_t a_offset = 0, b_offset = 0;
+    batches.offsets(z, a_offset, b_offset);
+    const T* ab = a + a_offset;
+    const T* bb = b + b_offset;
     T* cb = c + z * m * n;
     for (index_t tile_row = blockIdx.y; tile_row < tiles_m; tile_row += gridDim.y) {
       for (index_t tile_col = blockIdx.x; tile_col < tiles_n; tile_col += gridDim.x) {
@@ -89,10 +111,11 @@ __global__ void __launch_bounds__(integer_gemm_threads)
 }
 #endif
 
-// c (count, m, n) = a (count, m, k) @ b (count, k, n), all C-contiguous, on the current device and
-// stream (device) or here (host).
-template <class T, class Space>
-void integer_gemm(const T* a, const T* b, T* c, index_t m, index_t n, index_t k, index_t count) {
+// c (count, m, n) = a @ b over the batch (count = the product of batches.extent; c C-contiguous,
+// each operand's matrices C-contiguous at its batch offsets), on the current device and stream
+// (device) or here (host).
+template <class T, class Space, int NB>
+void integer_gemm(const T* a, const T* b, T* c, index_t m, index_t n, index_t k, index_t count, const integer_gemm_batches<NB>& batches) {
   using U = integer_accumulator_t<T>;
   if (m == 0 || n == 0 || count == 0) return;
   if constexpr (std::is_same_v<Space, device>) {
@@ -101,21 +124,24 @@ void integer_gemm(const T* a, const T* b, T* c, index_t m, index_t n, index_t k,
     const auto capped = [](index_t v) { return static_cast<unsigned>(v < 65535 ? v : 65535); };
     const index_t tiles_n = (n + integer_gemm_tile - 1) / integer_gemm_tile, tiles_m = (m + integer_gemm_tile - 1) / integer_gemm_tile;
     const dim3 grid(static_cast<unsigned>(tiles_n < 0x7fffffff ? tiles_n : 0x7fffffff), capped(tiles_m), capped(count));
-    integer_gemm_kernel<T, U><<<grid, integer_gemm_threads, 0, current_stream().handle()>>>(a, b, c, m, n, k, count);
+    integer_gemm_kernel<T, U, NB><<<grid, integer_gemm_threads, 0, current_stream().handle()>>>(a, b, c, m, n, k, count, batches);
     XF_CUDA_CHECK(cudaGetLastError());
 #endif
   } else {
     std::vector<U> row(static_cast<std::size_t>(n));
-    for (index_t z = 0; z < count; ++z)
+    for (index_t z = 0; z < count; ++z) {
+      index_t a_offset = 0, b_offset = 0;
+      batches.offsets(z, a_offset, b_offset);
       for (index_t i = 0; i < m; ++i) {
         std::fill(row.begin(), row.end(), U(0));
         for (index_t p = 0; p < k; ++p) {
-          const U x = static_cast<U>(a[(z * m + i) * k + p]);
-          const T* bp = b + (z * k + p) * n;
+          const U x = static_cast<U>(a[a_offset + i * k + p]);
+          const T* bp = b + b_offset + p * n;
           for (index_t j = 0; j < n; ++j) row[static_cast<std::size_t>(j)] += x * static_cast<U>(bp[j]);
         }
         for (index_t j = 0; j < n; ++j) c[(z * m + i) * n + j] = integer_result<T>(row[static_cast<std::size_t>(j)]);
       }
+    }
   }
 }
 

@@ -19,36 +19,29 @@ inline constexpr bool conj_of_array = false;
 template <class V, int R, class Space, class T>
 inline constexpr bool conj_of_array<node<ops::conj, array<V, R, Space>>, T> = is_complex<V> && std::is_same_v<V, T>;
 
-// Integer and bool matrix products (BLAS has none): both operands as C-contiguous stacks over the
-// broadcast batch (a copy only where they are not already), then integer_gemm (integer_gemm.cuh).
+// Integer and bool matrix products (BLAS has none): each operand's matrices C-contiguous (a copy
+// only where they are not), read at batch offsets with stride 0 along broadcast batch dimensions,
+// by integer_gemm (integer_gemm.cuh).
 template <class T, int RA, int RB, class S>
 auto integer_matmul(const array<T, RA, S>& a, const array<T, RB, S>& b) {
   const auto p = plan_matmul(a, b);  // shapes, batch broadcasting, devices: checked as for floats
   constexpr int NB = std::remove_cvref_t<decltype(p)>::batch_rank;
   std::optional<device_guard> on_device;
   if constexpr (std::is_same_v<S, device>) on_device.emplace(a.device_id());
-  index_t count = 1;
-  std::array<index_t, NB + 2> a_shape{}, b_shape{};
-  for (int i = 0; i < NB; ++i) {
-    a_shape[static_cast<std::size_t>(i)] = b_shape[static_cast<std::size_t>(i)] = p.batch[static_cast<std::size_t>(i)];
-    count *= p.batch[static_cast<std::size_t>(i)];
+  const auto x = ascontiguousarray(a);
+  const auto y = ascontiguousarray(b);
+  integer_gemm_batches<NB> batches;
+  index_t count = 1, a_stride = p.m * p.k, b_stride = p.k * p.n;
+  for (int d = NB - 1; d >= 0; --d) {
+    const int da = d - (NB - (RA - 2)), db = d - (NB - (RB - 2));  // the operands' own batch axes
+    const index_t ea = RA > 2 && da >= 0 ? x.shape(da) : 1, eb = RB > 2 && db >= 0 ? y.shape(db) : 1;
+    batches.extent[d] = p.batch[static_cast<std::size_t>(d)];
+    batches.a_stride[d] = ea == 1 ? 0 : a_stride;
+    batches.b_stride[d] = eb == 1 ? 0 : b_stride;
+    a_stride *= ea, b_stride *= eb, count *= batches.extent[d];
   }
-  a_shape[NB] = p.m, a_shape[NB + 1] = p.k;
-  b_shape[NB] = p.k, b_shape[NB + 1] = p.n;
-  // Matrices (1-D operands as a row or a column) broadcast to the full batch, in C order.
-  const auto stacked = [](const auto& x, const std::array<index_t, NB + 2>& shape, bool is_a) {
-    constexpr int RX = std::remove_cvref_t<decltype(x)>::rank;
-    if constexpr (RX == 1) {
-      const auto m = is_a ? x.reshape(std::array<index_t, 2>{1, x.shape(0)}) : x.reshape(std::array<index_t, 2>{x.shape(0), 1});
-      return ascontiguousarray(m.broadcast_to(shape));
-    } else {
-      return ascontiguousarray(x.broadcast_to(shape));
-    }
-  };
-  const auto x = stacked(a, a_shape, true);
-  const auto y = stacked(b, b_shape, false);
   array<T, matmul_rank(RA, RB), S> c(p.out);
-  integer_gemm<T, S>(x.data(), y.data(), c.data(), p.m, p.n, p.k, count);
+  integer_gemm<T, S>(x.data(), y.data(), c.data(), p.m, p.n, p.k, count, batches);
   return c;
 }
 

@@ -81,14 +81,16 @@ XF_HD XF_FORCEINLINE C rounded_sum(C x, C y) {
 #endif
 }
 
-// The value at `position` of one pad slab along an axis: NumPy's
-// linspace(end_value, edge, width, endpoint=False), reversed for the slab after the data. NumPy
-// computes in float64 whatever the array's type (its end values are a float64 or int64 array),
-// i * (delta / width) unless some step of the whole slab is zero, then (i / width) * delta;
-// integers are floored, then every type is rounded to T.
+// NumPy's integers (bool is not one: it is neither floored nor rounded).
 template <class T>
+inline constexpr bool numpy_integer = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+
+// The value at `position` of one pad slab along an axis: NumPy's
+// linspace(end_value, edge, width, endpoint=False) in type C, reversed for the slab after the
+// data: i * (delta / width) unless some step of the whole slab is zero, then (i / width) * delta;
+// integers are floored, then every type is rounded to T.
+template <class T, class C>
 struct ramp_value {
-  using C = double;
   C start;
   C width;
   index_t last;  // width - 1
@@ -98,7 +100,7 @@ struct ramp_value {
     const C delta = static_cast<C>(static_cast<compute_t<T>>(edge)) - start;
     C y = some_step_zero ? rounded_product(i / width, delta) : rounded_product(i, delta / width);
     y = rounded_sum(y, start);
-    if constexpr (!std::is_floating_point_v<compute_t<T>>) {
+    if constexpr (numpy_integer<T>) {
       using std::floor;
       y = floor(y);
     }
@@ -108,13 +110,12 @@ struct ramp_value {
 
 // Writes the ramp of one slab (`slab`, its values along `axis`) from end_value to `edge` (the
 // slab's neighbouring data, extent 1 along the axis).
-template <class T, int R, class S>
+template <class C, class T, int R, class S>
 void write_ramp(array<T, R, S>& slab, const array<T, R, S>& edge, int axis, T end_value, bool reversed) {
-  using C = double;
   const index_t width = slab.shape()[axis];
   const C start = static_cast<C>(static_cast<compute_t<T>>(end_value));
   const array<bool, 0, S> some_step_zero = ::xf::any((::xf::astype<C>(edge) - start) / static_cast<C>(width) == C(0));
-  const ramp_value<T> f{start, static_cast<C>(width), width - 1, reversed};
+  const ramp_value<T, C> f{start, static_cast<C>(width), width - 1, reversed};
   slab.assign(::xf::map(f, coordinate<R>(slab.shape(), axis), edge, some_step_zero));
 }
 
@@ -126,11 +127,11 @@ array<T, R, S> pad_statistic_of_chunk(const array<T, R, S>& chunk, int axis, pad
     case pad_statistic::maximum: return ::xf::max(chunk, axis, keepdims);
     case pad_statistic::minimum: return ::xf::min(chunk, axis, keepdims);
     case pad_statistic::mean:
-      if constexpr (std::is_floating_point_v<compute_t<T>>) return ::xf::astype<T>(::xf::mean(chunk, axis, keepdims));
-      else return ::xf::astype<T>(::xf::round(::xf::mean(chunk, axis, keepdims)));
+      if constexpr (numpy_integer<T>) return ::xf::astype<T>(::xf::round(::xf::mean(chunk, axis, keepdims)));
+      else return ::xf::astype<T>(::xf::mean(chunk, axis, keepdims));
     case pad_statistic::median:
-      if constexpr (std::is_floating_point_v<compute_t<T>>) return ::xf::astype<T>(::xf::median(chunk, axis, keepdims));
-      else return ::xf::astype<T>(::xf::round(::xf::median(chunk, axis, keepdims)));
+      if constexpr (numpy_integer<T>) return ::xf::astype<T>(::xf::round(::xf::median(chunk, axis, keepdims)));
+      else return ::xf::astype<T>(::xf::median(chunk, axis, keepdims));
   }
   return {};
 }
@@ -142,8 +143,7 @@ void write_statistics(array<T, R, S>& roi, int axis, index_t before, index_t n, 
   index_t left = lengths.of(axis, 0, R, op), right = lengths.of(axis, 1, R, op);
   if (left < 0 || left > n) left = n;
   if (right < 0 || right > n) right = n;
-  const bool needs_values = statistic == pad_statistic::maximum || statistic == pad_statistic::minimum ||
-                            !std::is_floating_point_v<compute_t<T>>;
+  const bool needs_values = statistic == pad_statistic::maximum || statistic == pad_statistic::minimum || numpy_integer<T>;
   if ((left == 0 || right == 0) && needs_values)
     throw shape_error(std::string(op) + ": stat_length of 0 yields no value for padding (axis " + std::to_string(axis) +
                       ", " + std::string(dtype_name<T>) + ")");
@@ -156,9 +156,12 @@ void write_statistics(array<T, R, S>& roi, int axis, index_t before, index_t n, 
 }
 
 // linear_ramp and the statistic modes: zeros, then axis by axis as NumPy.
+// ramp_in_array_type: NumPy's linspace runs in float64 when the end values reach it as NumPy
+// scalars (one value, or one pair), and in the array's floating type when they are a pair per
+// axis of an array of rank 2 or more (NumPy's _as_pairs hands those over as Python floats).
 template <class T, int R, class S>
 array<T, R, S> pad_axis_by_axis(const array<T, R, S>& a, const index_t (&widths)[R][2], std::string_view mode,
-                                const T (&end_values)[R][2], const stat_length& lengths) {
+                                const T (&end_values)[R][2], const stat_length& lengths, bool ramp_in_array_type) {
   constexpr const char* op = "xf::pad";
   static_assert(!is_complex<T>, "xf::pad: linear_ramp and the statistic modes take real element types");
   pad_statistic statistic{};
@@ -178,14 +181,15 @@ array<T, R, S> pad_axis_by_axis(const array<T, R, S>& a, const index_t (&widths)
     for (int e = d + 1; e < R; ++e) roi = axis_slice(roi, e, widths[e][0], widths[e][0] + a.shape()[e]);
     const index_t before = widths[d][0], n = a.shape()[d], after = widths[d][1];
     if (ramp) {
-      if (before > 0) {
-        auto slab = axis_slice(roi, d, 0, before);
-        write_ramp(slab, axis_slice(roi, d, before, before + 1), d, end_values[d][0], false);
-      }
-      if (after > 0) {
-        auto slab = axis_slice(roi, d, before + n, before + n + after);
-        write_ramp(slab, axis_slice(roi, d, before + n - 1, before + n), d, end_values[d][1], true);
-      }
+      const auto ramp_side = [&](index_t from, index_t to, index_t edge_at, T end_value, bool reversed) {
+        auto slab = axis_slice(roi, d, from, to);
+        const auto edge = axis_slice(roi, d, edge_at, edge_at + 1);
+        using Own = std::conditional_t<std::is_same_v<compute_t<T>, double>, double, float>;  // 16-bit: float
+        if (ramp_in_array_type && std::is_floating_point_v<compute_t<T>>) write_ramp<Own>(slab, edge, d, end_value, reversed);
+        else write_ramp<double>(slab, edge, d, end_value, reversed);
+      };
+      if (before > 0) ramp_side(0, before, before, end_values[d][0], false);
+      if (after > 0) ramp_side(before + n, before + n + after, before + n - 1, end_values[d][1], true);
     } else {
       write_statistics(roi, d, before, n, after, statistic, lengths, op);
     }
@@ -195,14 +199,14 @@ array<T, R, S> pad_axis_by_axis(const array<T, R, S>& a, const index_t (&widths)
 
 template <class T, int R, class S>
 array<T, R, S> pad_any_mode(const array<T, R, S>& a, const index_t (&widths)[R][2], std::string_view mode,
-                            const T (&values)[R][2], const stat_length& lengths) {
+                            const T (&values)[R][2], const stat_length& lengths, bool values_per_axis = false) {
   if (is_gathering_pad_mode(mode)) return pad_impl(a, widths, mode, values);
   if constexpr (is_complex<T>) {
     pad_statistic statistic{};
     if (mode != "linear_ramp" && !pad_statistic_of(mode, statistic)) unknown_pad_mode(mode);
     throw error("xf::pad: mode \"" + std::string(mode) + "\" takes real element types, not " + std::string(dtype_name<T>));
   } else {
-    return pad_axis_by_axis(a, widths, mode, values, lengths);
+    return pad_axis_by_axis(a, widths, mode, values, lengths, values_per_axis && R >= 2);
   }
 }
 
@@ -220,7 +224,9 @@ void same_width_everywhere(index_t (&widths)[R][2], index_t width) {
 //  - "edge" repeats the edge values; "wrap", "reflect" and "symmetric" repeat the array
 //    periodically, mirrored on its edge values or past them (widths larger than the axis included);
 //  - "linear_ramp" ramps from `value` (NumPy's end_values; per axis and side with the overload
-//    taking values) to the edge value, as NumPy's linspace does (integers floored);
+//    taking values) to the edge value, as NumPy's linspace does (in float64, or for per-axis
+//    values of a floating array of rank 2 or more in its type, 16-bit floats in float; integers
+//    floored);
 //  - "maximum", "minimum", "mean", "median" fill with that statistic of the values along the axis
 //    (all of them, or stat_length of them next to each edge); integers round a mean or median half
 //    to even, as NumPy's. Real element types.
@@ -246,7 +252,7 @@ array<T, R, S> pad(const array<T, R, S>& a, const index_t (&widths)[R][2], std::
                    const std::type_identity_t<T> (&values)[R][2]) {
   if (mode != "constant" && mode != "linear_ramp")
     throw error("xf::pad: values per axis and side are for modes \"constant\" and \"linear_ramp\", not \"" + std::string(mode) + "\"");
-  return detail::pad_any_mode(a, widths, mode, values, stat_length::all());
+  return detail::pad_any_mode(a, widths, mode, values, stat_length::all(), true);
 }
 template <element T, int R, class S>
 array<T, R, S> pad(const array<T, R, S>& a, const index_t (&widths)[R][2], const std::type_identity_t<T> (&values)[R][2]) {

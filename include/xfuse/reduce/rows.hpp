@@ -141,6 +141,15 @@ void rows_into(const E& e, int axis_in, Result& result, const char* name, double
   const int axis = normalize_axes(one_axis, e.shape(), name)[0];
   check_along_axis(weight, e, axis, name, "weight");
   check_along_axis(bias, e, axis, name, "bias");
+  auto expected = e.shape();
+  if constexpr (What == row_result::logsumexp) expected[axis] = 1;
+  if (result.shape() != expected)
+    throw shape_error(std::string(name) + ": the result array has shape " + to_string(result.shape()) + ", not " + to_string(expected));
+  if constexpr (std::is_same_v<S, device>) {
+    if (result.size() > 0 && result.device_id() != device::current_id())
+      throw device_error(std::string(name) + ": the result array is on device " + std::to_string(result.device_id()) +
+                         ", not the current device " + std::to_string(device::current_id()));
+  }
   if (result.size() == 0) return;
   const auto p = make_row_plan(e, axis, row_values<V, C, V>{}, result.data(), result.strides());
   const auto affine = make_affine<V, C>(eps, weight, bias);
