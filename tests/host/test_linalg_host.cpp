@@ -110,3 +110,13 @@ TEST_CASE("solve and inv with row exchanges at every step, orders 1 to 65, on ho
   solvers_pivoting<xf::host, xf::complex64>();
   solvers_pivoting<xf::host, xf::complex128>();
 }
+
+TEST_CASE("a failed cuSOLVER call is an xf::cusolver_error naming the call and the status", "[linalg][host][errors]") {
+  const xf::cusolver_error e(CUSOLVER_STATUS_INVALID_VALUE, "cusolverDnXgetrf");
+  CHECK(e.status() == CUSOLVER_STATUS_INVALID_VALUE);
+  CHECK(std::string(e.what()).find("cusolverDnXgetrf") != std::string::npos);
+  CHECK(std::string(e.what()).find("status 3") != std::string::npos);
+  CHECK_THROWS_AS(xf::detail::check_cusolver(CUSOLVER_STATUS_NOT_INITIALIZED, "cusolverDnXpotrf"), xf::cusolver_error);
+  CHECK_THROWS_AS(xf::detail::check_cusolver(CUSOLVER_STATUS_NOT_INITIALIZED, "cusolverDnXpotrf"), xf::error);
+  CHECK_NOTHROW(xf::detail::check_cusolver(CUSOLVER_STATUS_SUCCESS, "cusolverDnXpotrf"));
+}

@@ -15,24 +15,11 @@
 #include "../user/map.hpp"
 #include "factor.hpp"
 
-extern "C" {
-// General eigenproblems: (jobvl, jobvr, n, a, lda, wr, wi | w, vl, ldvl, vr, ldvr, work, lwork,
-// [rwork,] info).
-void sgeev_(const char*, const char*, const int*, float*, const int*, float*, float*, float*, const int*, float*, const int*, float*,
-            const int*, int*, std::size_t, std::size_t);
-void dgeev_(const char*, const char*, const int*, double*, const int*, double*, double*, double*, const int*, double*, const int*,
-            double*, const int*, int*, std::size_t, std::size_t);
-void cgeev_(const char*, const char*, const int*, void*, const int*, void*, void*, const int*, void*, const int*, void*, const int*,
-            float*, int*, std::size_t, std::size_t);
-void zgeev_(const char*, const char*, const int*, void*, const int*, void*, void*, const int*, void*, const int*, void*, const int*,
-            double*, int*, std::size_t, std::size_t);
-}
-
 namespace xf::linalg {
 
 // The element type of eig's results: complex64 for float and complex64 input, complex128 otherwise.
 template <class T>
-using eig_complex_t = std::conditional_t<is_complex<T>, T, std::conditional_t<std::is_same_v<T, float>, complex64, complex128>>;
+using eig_complex_t = detail::complex_of_t<T>;
 
 template <class T, int N, class Space>
 struct eig_result {
@@ -42,63 +29,6 @@ struct eig_result {
 
 namespace detail {
 using namespace ::xf::detail;
-
-// One matrix: eigenvalues into w (n complex), right eigenvectors (when vr is not null) into vr,
-// column-major (real matrices: LAPACK's packing of conjugate pairs). Device: cuSOLVER's Xgeev.
-// cuSOLVER has Xgeev from CUDA 12.6 (cuSOLVER 11.7) on.
-#if defined(CUSOLVER_VERSION) && CUSOLVER_VERSION >= 11700
-#define XF_HAS_XGEEV 1
-#else
-#define XF_HAS_XGEEV 0
-#endif
-
-template <class T>
-void general_eigen_on_device(T* a, index_t n, eig_complex_t<T>* w, T* vr, int* info, int device_id) {
-  static_assert(XF_HAS_XGEEV || !std::is_same_v<T, T>, "xf::linalg::eig of device arrays needs cuSOLVER's Xgeev (CUDA 12.6 or newer)");
-#if XF_HAS_XGEEV
-  cusolver_state& st = cusolver_for(device_id);
-  constexpr cudaDataType_t t = blas_type<T>::data, tw = blas_type<eig_complex_t<T>>::data;
-  const cusolverEigMode_t right = vr != nullptr ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
-  std::size_t dev_bytes = 0, host_bytes = 0;
-  check_cusolver(cusolverDnXgeev_bufferSize(st.handle, st.params, CUSOLVER_EIG_MODE_NOVECTOR, right, n, t, a, n, tw, w, t, nullptr, 1, t, vr,
-                                            n, t, &dev_bytes, &host_bytes),
-                 "cusolverDnXgeev_bufferSize");
-  void* const work = device_workspace(st, dev_bytes);
-  void* const host_work = host_workspace(st, host_bytes, "xf::linalg::eig (cusolverDnXgeev)");
-  check_cusolver(cusolverDnXgeev(st.handle, st.params, CUSOLVER_EIG_MODE_NOVECTOR, right, n, t, a, n, tw, w, t, nullptr, 1, t, vr, n, t,
-                                 work, dev_bytes, host_work, host_bytes, info),
-                 "cusolverDnXgeev");
-#else
-  (void)a, (void)n, (void)w, (void)vr, (void)info, (void)device_id;
-#endif
-}
-
-// The same on the host: LAPACK's ?geev (workspace query, then the call).
-template <class T>
-void general_eigen_on_host(T* a, index_t n, eig_complex_t<T>* w, T* vr, int* info) {
-  using Re = real_t<T>;
-  const int ni = lapack_int(n, "xf::linalg::eig"), one = 1;
-  const char jobvl = 'N', jobvr = vr != nullptr ? 'V' : 'N';
-  T unused_vl{};
-  T* const vr_or_dummy = vr != nullptr ? vr : &unused_vl;
-  const int ldvr = vr != nullptr ? ni : 1;
-  if constexpr (is_complex<T>) {
-    std::vector<Re> rwork(static_cast<std::size_t>(2 * std::max(1, ni)));
-    lapack_with_workspace<T>([&](T* work, int lwork) {
-      if constexpr (std::is_same_v<T, complex64>)
-        cgeev_(&jobvl, &jobvr, &ni, a, &ni, w, &unused_vl, &one, vr_or_dummy, &ldvr, work, &lwork, rwork.data(), info, 1, 1);
-      else zgeev_(&jobvl, &jobvr, &ni, a, &ni, w, &unused_vl, &one, vr_or_dummy, &ldvr, work, &lwork, rwork.data(), info, 1, 1);
-    });
-  } else {
-    std::vector<T> wr(static_cast<std::size_t>(n)), wi(static_cast<std::size_t>(n));
-    lapack_with_workspace<T>([&](T* work, int lwork) {
-      if constexpr (std::is_same_v<T, float>)
-        sgeev_(&jobvl, &jobvr, &ni, a, &ni, wr.data(), wi.data(), &unused_vl, &one, vr_or_dummy, &ldvr, work, &lwork, info, 1, 1);
-      else dgeev_(&jobvl, &jobvr, &ni, a, &ni, wr.data(), wi.data(), &unused_vl, &one, vr_or_dummy, &ldvr, work, &lwork, info, 1, 1);
-    });
-    for (index_t i = 0; i < n; ++i) w[i] = eig_complex_t<T>(wr[static_cast<std::size_t>(i)], wi[static_cast<std::size_t>(i)]);
-  }
-}
 
 // Element (b, row, col) of the complex eigenvectors from LAPACK's packing for real matrices:
 // a real eigenvalue's vector is its column; a pair (w[j] with positive imaginary part first)
@@ -138,13 +68,12 @@ std::pair<array<eig_complex_t<T>, 2, Space>, array<eig_complex_t<T>, 3, Space>> 
   array<T, 3, Space> vr(dims<3>{count, vectors ? n : 0, vectors ? n : 0});
   int* const infos = static_cast<int*>(info.get());
   if constexpr (std::is_same_v<Space, device>) {
-    refuse_in_capture("xf::linalg::eig (cuSOLVER's Xgeev)", "cuSOLVER works on the host inside the call");
     for (index_t b = 0; b < count; ++b)
-      general_eigen_on_device(cols.data() + b * n * n, n, w.data() + b * n, vectors ? vr.data() + b * n * n : nullptr, infos + b,
-                              cols.device_id());
+      cusolver::geev(cols.device_id(), n, cols.data() + b * n * n, w.data() + b * n, vectors ? vr.data() + b * n * n : nullptr, infos + b);
   } else {
+    const int ni = lapack_int(n, op);
     for (index_t b = 0; b < count; ++b)
-      general_eigen_on_host(cols.data() + b * n * n, n, w.data() + b * n, vectors ? vr.data() + b * n * n : nullptr, infos + b);
+      lapack::geev(ni, cols.data() + b * n * n, w.data() + b * n, vectors ? vr.data() + b * n * n : nullptr, infos + b);
   }
   auto info_words = array<int, 1, Space>::wrap(infos, dims<1>{count});
   info_words.assign(::xf::where(finite, info_words, static_cast<int>(std::min<index_t>(n + 1, index_t{1} << 30))));

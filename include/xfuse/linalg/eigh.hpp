@@ -28,59 +28,12 @@ array<real_t<T>, 2, Space> hermitian_eigen(array<T, 3, Space>& cols, bool vector
   const index_t count = cols.shape(0), n = cols.shape(1);
   array<Re, 2, Space> w(dims<2>{count, n});
   if (count == 0 || n == 0) return w;
+  int* const infos = static_cast<int*>(info.get());
   if constexpr (std::is_same_v<Space, device>) {
-    refuse_in_capture("xf::linalg::eigh (cuSOLVER's syevd)", "cuSOLVER waits for the stream inside the call");
-    cusolver_state& st = cusolver_for(cols.device_id());
-    constexpr cudaDataType_t t = blas_type<T>::data, tw = blas_type<Re>::data;
-    const cusolverEigMode_t job = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
-    const cublasFillMode_t fill = uplo == 'U' ? CUBLAS_FILL_MODE_UPPER : CUBLAS_FILL_MODE_LOWER;
-    std::size_t dev_bytes = 0, host_bytes = 0;
-    int* infos = static_cast<int*>(info.get());
-    if (count > 1) {
-      check_cusolver(cusolverDnXsyevBatched_bufferSize(st.handle, st.params, job, fill, n, t, cols.data(), n, tw, w.data(), t, &dev_bytes,
-                                                       &host_bytes, count),
-                     "cusolverDnXsyevBatched_bufferSize");
-      const buffer work = allocate_device(dev_bytes > 0 ? dev_bytes : 1);
-      void* const host_work = host_workspace(st, host_bytes, "xf::linalg::eigh (cusolverDnXsyevBatched)");
-      check_cusolver(cusolverDnXsyevBatched(st.handle, st.params, job, fill, n, t, cols.data(), n, tw, w.data(), t, work.get(), dev_bytes,
-                                            host_work, host_bytes, infos, count),
-                     "cusolverDnXsyevBatched");
-    } else {
-      check_cusolver(cusolverDnXsyevd_bufferSize(st.handle, st.params, job, fill, n, t, cols.data(), n, tw, w.data(), t, &dev_bytes, &host_bytes),
-                     "cusolverDnXsyevd_bufferSize");
-      const buffer work = allocate_device(dev_bytes > 0 ? dev_bytes : 1);
-      void* const host_work = host_workspace(st, host_bytes, "xf::linalg::eigh (cusolverDnXsyevd)");
-      check_cusolver(cusolverDnXsyevd(st.handle, st.params, job, fill, n, t, cols.data(), n, tw, w.data(), t, work.get(), dev_bytes,
-                                      host_work, host_bytes, infos),
-                     "cusolverDnXsyevd");
-    }
+    cusolver::heevd(cols.device_id(), vectors, uplo, n, count, cols.data(), w.data(), infos);
   } else {
     const int ni = lapack_int(n, "xf::linalg::eigh");
-    const char jobz = vectors ? 'V' : 'N';
-    for (index_t b = 0; b < count; ++b) {
-      T* a = cols.data() + b * n * n;
-      Re* wb = w.data() + b * n;
-      int* inf = static_cast<int*>(info.get()) + b;
-      // Workspace query (-1 sizes), then the call.
-      T work_q{};
-      Re rwork_q{};
-      int iwork_q = 0, lwork = -1, lrwork = -1, liwork = -1;
-      const auto call = [&](T* work, Re* rwork, int* iwork) {
-        if constexpr (std::is_same_v<T, float>) ssyevd_(&jobz, &uplo, &ni, a, &ni, wb, work, &lwork, iwork, &liwork, inf, 1, 1);
-        else if constexpr (std::is_same_v<T, double>) dsyevd_(&jobz, &uplo, &ni, a, &ni, wb, work, &lwork, iwork, &liwork, inf, 1, 1);
-        else if constexpr (std::is_same_v<T, complex64>) cheevd_(&jobz, &uplo, &ni, a, &ni, wb, work, &lwork, rwork, &lrwork, iwork, &liwork, inf, 1, 1);
-        else zheevd_(&jobz, &uplo, &ni, a, &ni, wb, work, &lwork, rwork, &lrwork, iwork, &liwork, inf, 1, 1);
-      };
-      call(&work_q, &rwork_q, &iwork_q);
-      if constexpr (is_complex<T>) lwork = std::max(1, static_cast<int>(work_q.real()));
-      else lwork = std::max(1, static_cast<int>(work_q));
-      lrwork = std::max(1, static_cast<int>(rwork_q));
-      liwork = std::max(1, iwork_q);
-      std::vector<T> work(static_cast<std::size_t>(lwork));
-      std::vector<Re> rwork(static_cast<std::size_t>(lrwork));
-      std::vector<int> iwork(static_cast<std::size_t>(liwork));
-      call(work.data(), rwork.data(), iwork.data());
-    }
+    for (index_t b = 0; b < count; ++b) lapack::heevd(vectors ? 'V' : 'N', uplo, ni, cols.data() + b * n * n, w.data() + b * n, infos + b);
   }
   return w;
 }

@@ -32,31 +32,10 @@ void geqrf(array<T, 3, Space>& cols, index_t m, index_t n, array<T, 2, Space>& t
   if (count == 0 || k == 0) return;
   const index_t tau_stride = tau.shape(1);
   if constexpr (std::is_same_v<Space, device>) {
-    cusolver_state& st = cusolver_for(cols.device_id());
-    constexpr cudaDataType_t t = blas_type<T>::data;
-    std::size_t dev_bytes = 0, host_bytes = 0;
-    check_cusolver(cusolverDnXgeqrf_bufferSize(st.handle, st.params, m, n, t, cols.data(), m, t, tau.data(), t, &dev_bytes, &host_bytes),
-                   "cusolverDnXgeqrf_bufferSize");
-    const buffer work = allocate_device(dev_bytes > 0 ? dev_bytes : 1);
-    const buffer info = new_info<device>(1);  // argument errors only: QR has no numerical failure
-    void* const host_work = host_workspace(st, host_bytes, "xf::linalg::qr (cusolverDnXgeqrf)");
-    for (index_t b = 0; b < count; ++b)
-      check_cusolver(cusolverDnXgeqrf(st.handle, st.params, m, n, t, cols.data() + b * m * n, m, t, tau.data() + b * tau_stride, t, work.get(),
-                                      dev_bytes, host_work, host_bytes, static_cast<int*>(info.get())),
-                     "cusolverDnXgeqrf");
+    cusolver::geqrf(cols.device_id(), m, n, count, cols.data(), tau.data(), tau_stride);
   } else {
     const int mi = lapack_int(m, "xf::linalg::qr"), ni = lapack_int(n, "xf::linalg::qr");
-    for (index_t b = 0; b < count; ++b) {
-      T* a = cols.data() + b * m * n;
-      T* tb = tau.data() + b * tau_stride;
-      int info = 0;
-      lapack_with_workspace<T>([&](T* work, int lwork) {
-        if constexpr (std::is_same_v<T, float>) sgeqrf_(&mi, &ni, a, &mi, tb, work, &lwork, &info);
-        else if constexpr (std::is_same_v<T, double>) dgeqrf_(&mi, &ni, a, &mi, tb, work, &lwork, &info);
-        else if constexpr (std::is_same_v<T, complex64>) cgeqrf_(&mi, &ni, a, &mi, tb, work, &lwork, &info);
-        else zgeqrf_(&mi, &ni, a, &mi, tb, work, &lwork, &info);
-      });
-    }
+    for (index_t b = 0; b < count; ++b) lapack::geqrf(mi, ni, cols.data() + b * m * n, tau.data() + b * tau_stride);
   }
 }
 
@@ -69,40 +48,9 @@ void orgqr(array<T, 3, Space>& q, index_t m, index_t qn, index_t k, const array<
   const index_t tau_stride = tau.shape(1);
   const int mi = lapack_int(m, "xf::linalg::qr"), ni = lapack_int(qn, "xf::linalg::qr"), ki = lapack_int(k, "xf::linalg::qr");
   if constexpr (std::is_same_v<Space, device>) {
-    cusolver_state& st = cusolver_for(q.device_id());
-    // cuSOLVER has no 64-bit orgqr: the 32-bit routines, typed.
-    using C = cusolver_scalar<T>;
-    C* a = reinterpret_cast<C*>(q.data());
-    const C* t = reinterpret_cast<const C*>(tau.data());
-    int lwork = 0;
-    if constexpr (std::is_same_v<T, float>) check_cusolver(cusolverDnSorgqr_bufferSize(st.handle, mi, ni, ki, a, mi, t, &lwork), "orgqr size");
-    else if constexpr (std::is_same_v<T, double>) check_cusolver(cusolverDnDorgqr_bufferSize(st.handle, mi, ni, ki, a, mi, t, &lwork), "orgqr size");
-    else if constexpr (std::is_same_v<T, complex64>) check_cusolver(cusolverDnCungqr_bufferSize(st.handle, mi, ni, ki, a, mi, t, &lwork), "ungqr size");
-    else check_cusolver(cusolverDnZungqr_bufferSize(st.handle, mi, ni, ki, a, mi, t, &lwork), "ungqr size");
-    const buffer work = allocate_device(sizeof(T) * static_cast<std::size_t>(std::max(lwork, 1)));
-    const buffer info = new_info<device>(1);
-    C* w = static_cast<C*>(work.get());
-    int* inf = static_cast<int*>(info.get());
-    for (index_t b = 0; b < count; ++b) {
-      C* ab = a + b * m * qn;
-      const C* tb = t + b * tau_stride;
-      if constexpr (std::is_same_v<T, float>) check_cusolver(cusolverDnSorgqr(st.handle, mi, ni, ki, ab, mi, tb, w, lwork, inf), "cusolverDnSorgqr");
-      else if constexpr (std::is_same_v<T, double>) check_cusolver(cusolverDnDorgqr(st.handle, mi, ni, ki, ab, mi, tb, w, lwork, inf), "cusolverDnDorgqr");
-      else if constexpr (std::is_same_v<T, complex64>) check_cusolver(cusolverDnCungqr(st.handle, mi, ni, ki, ab, mi, tb, w, lwork, inf), "cusolverDnCungqr");
-      else check_cusolver(cusolverDnZungqr(st.handle, mi, ni, ki, ab, mi, tb, w, lwork, inf), "cusolverDnZungqr");
-    }
+    cusolver::orgqr(q.device_id(), mi, ni, ki, count, q.data(), tau.data(), tau_stride);
   } else {
-    for (index_t b = 0; b < count; ++b) {
-      T* a = q.data() + b * m * qn;
-      const T* tb = tau.data() + b * tau_stride;
-      int info = 0;
-      lapack_with_workspace<T>([&](T* work, int lwork) {
-        if constexpr (std::is_same_v<T, float>) sorgqr_(&mi, &ni, &ki, a, &mi, tb, work, &lwork, &info);
-        else if constexpr (std::is_same_v<T, double>) dorgqr_(&mi, &ni, &ki, a, &mi, tb, work, &lwork, &info);
-        else if constexpr (std::is_same_v<T, complex64>) cungqr_(&mi, &ni, &ki, a, &mi, tb, work, &lwork, &info);
-        else zungqr_(&mi, &ni, &ki, a, &mi, tb, work, &lwork, &info);
-      });
-    }
+    for (index_t b = 0; b < count; ++b) lapack::orgqr(mi, ni, ki, q.data() + b * m * qn, tau.data() + b * tau_stride);
   }
 }
 

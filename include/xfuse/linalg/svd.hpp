@@ -36,44 +36,19 @@ array<real_t<T>, 2, Space> tall_svd(array<T, 3, Space>& cols, index_t m, index_t
     vt = array<T, 3, Space>(dims<3>{count, n, n});
   }
   if (count == 0 || n == 0) return s;
-  const signed char jobvt = job == 'N' ? 'N' : 'A';
   T* up = job == 'N' ? nullptr : u.data();
   T* vp = job == 'N' ? nullptr : vt.data();
   const index_t u_stride = job == 'N' ? 0 : ucols * m, v_stride = job == 'N' ? 0 : n * n;
+  int* const infos = static_cast<int*>(info.get());
   if constexpr (std::is_same_v<Space, device>) {
-    refuse_in_capture("xf::linalg::svd (cuSOLVER's gesvd)", "cuSOLVER waits for the stream inside the call");
-    cusolver_state& st = cusolver_for(cols.device_id());
-    constexpr cudaDataType_t t = blas_type<T>::data, ts = blas_type<Re>::data;
-    std::size_t dev_bytes = 0, host_bytes = 0;
-    check_cusolver(cusolverDnXgesvd_bufferSize(st.handle, st.params, static_cast<signed char>(job), jobvt, m, n, t, cols.data(), m, ts, s.data(),
-                                               t, up, m, t, vp, n, t, &dev_bytes, &host_bytes),
-                   "cusolverDnXgesvd_bufferSize");
-    const buffer work = allocate_device(dev_bytes > 0 ? dev_bytes : 1);
-    void* const host_work = host_workspace(st, host_bytes, "xf::linalg::svd (cusolverDnXgesvd)");
-    for (index_t b = 0; b < count; ++b)
-      check_cusolver(cusolverDnXgesvd(st.handle, st.params, static_cast<signed char>(job), jobvt, m, n, t, cols.data() + b * m * n, m, ts,
-                                      s.data() + b * n, t, up ? up + b * u_stride : nullptr, m, t, vp ? vp + b * v_stride : nullptr, n, t,
-                                      work.get(), dev_bytes, host_work, host_bytes, static_cast<int*>(info.get()) + b),
-                     "cusolverDnXgesvd");
+    cusolver::gesvd(cols.device_id(), job, m, n, count, cols.data(), s.data(), up, u_stride, vp, v_stride, infos);
   } else {
     const int mi = lapack_int(m, "xf::linalg::svd"), ni = lapack_int(n, "xf::linalg::svd");
-    const char jobu = job, jobv = static_cast<char>(jobvt);
-    std::vector<Re> rwork(is_complex<T> ? static_cast<std::size_t>(5 * n) : 1);
-    T dummy{};
-    for (index_t b = 0; b < count; ++b) {
-      T* a = cols.data() + b * m * n;
-      Re* sb = s.data() + b * n;
-      T* ub = up ? up + b * u_stride : &dummy;
-      T* vb = vp ? vp + b * v_stride : &dummy;
-      int* inf = static_cast<int*>(info.get()) + b;
-      lapack_with_workspace<T>([&](T* work, int lwork) {
-        if constexpr (std::is_same_v<T, float>) sgesvd_(&jobu, &jobv, &mi, &ni, a, &mi, sb, ub, &mi, vb, &ni, work, &lwork, inf, 1, 1);
-        else if constexpr (std::is_same_v<T, double>) dgesvd_(&jobu, &jobv, &mi, &ni, a, &mi, sb, ub, &mi, vb, &ni, work, &lwork, inf, 1, 1);
-        else if constexpr (std::is_same_v<T, complex64>)
-          cgesvd_(&jobu, &jobv, &mi, &ni, a, &mi, sb, ub, &mi, vb, &ni, work, &lwork, rwork.data(), inf, 1, 1);
-        else zgesvd_(&jobu, &jobv, &mi, &ni, a, &mi, sb, ub, &mi, vb, &ni, work, &lwork, rwork.data(), inf, 1, 1);
-      });
-    }
+    const char jobvt = job == 'N' ? 'N' : 'A';
+    T unused{};
+    for (index_t b = 0; b < count; ++b)
+      lapack::gesvd(job, jobvt, mi, ni, cols.data() + b * m * n, s.data() + b * n, up ? up + b * u_stride : &unused, mi,
+                    vp ? vp + b * v_stride : &unused, ni, infos + b);
   }
   return s;
 }
