@@ -392,7 +392,9 @@ void padding_errors() {
   const auto a = make<float, Space>(std::array<index_t, 2>{3, 4}, layout::plain);
   CHECK_THROWS_AS(xf::pad(a.arr, {{1, -1}, {0, 0}}), xf::shape_error);
   CHECK_THROWS_WITH(xf::pad(a.arr, {{1, -1}, {0, 0}}), XF_CONTAINS("xf::pad: negative pad width (1, -1) for axis 0 of shape (3, 4)"));
-  CHECK_THROWS_WITH(xf::pad(a.arr, 1, "mirror"), XF_CONTAINS("xf::pad: mode must be \"constant\", \"edge\", \"wrap\", \"reflect\" or \"symmetric\", got \"mirror\""));
+  CHECK_THROWS_WITH(xf::pad(a.arr, 1, "mirror"),
+                    XF_CONTAINS("xf::pad: mode must be \"constant\", \"edge\", \"wrap\", \"reflect\", \"symmetric\", \"linear_ramp\", "
+                                "\"maximum\", \"minimum\", \"mean\" or \"median\", got \"mirror\""));
   const xf::array<float, 2, Space> empty(xf::dims<2>{3, 0});
   CHECK_THROWS_WITH(xf::pad(empty, {{0, 0}, {1, 0}}, "edge"), XF_CONTAINS("xf::pad: cannot extend the empty axis 1 of shape (3, 0)"));
   CHECK_THROWS_AS(xf::roll(a.arr, 1, 2), xf::shape_error);
