@@ -179,6 +179,24 @@ void integer_matmul_matches_numpy() {
     }
   CHECK(bad_row == 0);
   CHECK(xf::matmul(x, xf::asarray<int, Space>(std::vector<int>(K, 1))).shape() == std::array<xf::index_t, 3>{2, 1, static_cast<xf::index_t>(M)});
+  // Enough tiles for the device's large-tile kernel (264 x 4 tiles of 128^2): (264, 130, 19) @
+  // (19, 130), the right operand broadcast over the batch, edges in both tile directions.
+  constexpr std::size_t B2 = 264, M2 = 130, K2 = 19, N2 = 130;
+  const auto l2 = xf_test::uniform<int>(B2 * M2 * K2, -2147483648.0, 2147483647.0);
+  const auto r2 = xf_test::uniform<int>(K2 * N2, -2147483648.0, 2147483647.0);
+  const auto big = xf::to_host(xf::matmul(xf::asarray<int, Space>(l2, {static_cast<xf::index_t>(B2), static_cast<xf::index_t>(M2), static_cast<xf::index_t>(K2)}),
+                                          xf::asarray<int, Space>(r2, {static_cast<xf::index_t>(K2), static_cast<xf::index_t>(N2)})));
+  REQUIRE(big.size() == B2 * M2 * N2);
+  std::size_t bad_big = 0;
+  for (std::size_t z = 0; z < B2; ++z)
+    for (std::size_t m = 0; m < M2; ++m)
+      for (std::size_t n = 0; n < N2; ++n) {
+        std::uint32_t total = 0;
+        for (std::size_t k = 0; k < K2; ++k)
+          total += static_cast<std::uint32_t>(l2[(z * M2 + m) * K2 + k]) * static_cast<std::uint32_t>(r2[k * N2 + n]);
+        if (big[(z * M2 + m) * N2 + n] != static_cast<int>(total)) ++bad_big;
+      }
+  CHECK(bad_big == 0);
 }
 
 // eig and eigvals: NumPy 2.4.6's printed answers (eigenvectors compared up to a unit factor, which

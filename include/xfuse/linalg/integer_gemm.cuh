@@ -3,8 +3,9 @@
 // C = A B for stacks of C-contiguous matrices, NumPy's wrapping arithmetic. Products accumulate
 // in an unsigned type (uint32, or uint64 for 64-bit elements and bool), where overflow is defined
 // and, the operands being sign-extended, equal to the wrapped sum modulo 2^bits; the result is cast
-// to the element type (bool: any product nonzero). Device: one tiled kernel, a 64 x 64 tile of C
-// per block of 256 threads, 4 x 4 results a thread, k taken 16 at a time through shared memory.
+// to the element type (bool: any product nonzero). Device: one tiled kernel, a 64 x 64 or 128 x 128
+// tile of C per block of 256 threads (4 x 4 or 8 x 8 results a thread), k taken through shared
+// memory 16 or 8 at a time.
 // Host: a loop in i-k-j order.
 #pragma once
 
@@ -43,20 +44,27 @@ struct integer_gemm_batches {
   }
 };
 
-inline constexpr int integer_gemm_tile = 64;  // C tile per block (square)
-inline constexpr int integer_gemm_step = 16;  // k per shared-memory stage
-inline constexpr int integer_gemm_per_thread = 4;  // C results per thread along each axis
-inline constexpr int integer_gemm_threads = (integer_gemm_tile / integer_gemm_per_thread) * (integer_gemm_tile / integer_gemm_per_thread);
+// The tile of C a block computes, the results a thread keeps in registers along each axis, and
+// the k taken per shared-memory stage; 256 threads either way. The large tile does 4 multiply-adds
+// per shared-memory read where the small one does 2, but has a quarter as many blocks: it serves
+// products with enough tiles to fill the GPU several times over.
+template <int Tile, int PerThread, int Step>
+struct integer_gemm_shape {
+  static constexpr int tile = Tile, per_thread = PerThread, step = Step;
+  static constexpr int side = Tile / PerThread;  // threads along each axis of the tile
+  static constexpr int threads = side * side;
+};
+using integer_gemm_small = integer_gemm_shape<64, 4, 16>;
+using integer_gemm_large = integer_gemm_shape<128, 8, 8>;
 
 #if XF_CUDA_TU
-template <class T, class U, int NB>
-__global__ void __launch_bounds__(integer_gemm_threads)
+template <class Shape, class T, class U, int NB>
+__global__ void __launch_bounds__(Shape::threads)
     integer_gemm_kernel(const T* __restrict__ a, const T* __restrict__ b, T* __restrict__ c, index_t m, index_t n, index_t k, index_t count,
                         integer_gemm_batches<NB> batches) {
-  constexpr int tile = integer_gemm_tile, step = integer_gemm_step, per = integer_gemm_per_thread;
-  constexpr int side = tile / per;  // threads along each axis of the tile
-  // a_stage[kk][r] = A(row0 + r, k0 + kk), rows padded by 4: the loads write 16 consecutive kk of
-  // a row (2-way bank conflicts instead of 16-way), the reads stay 16-byte aligned.
+  constexpr int tile = Shape::tile, step = Shape::step, per = Shape::per_thread, side = Shape::side;
+  // a_stage[kk][r] = A(row0 + r, k0 + kk), rows padded by 4: the loads write `step` consecutive kk
+  // of a row without 16-way bank conflicts, and the reads stay 16-byte aligned.
   __shared__ U a_stage[step][tile + 4];
   __shared__ U b_stage[step][tile];  // b_stage[kk][col] = B(k0 + kk, col0 + col)
   const int t = static_cast<int>(threadIdx.x), tx = t % side, ty = t / side;
@@ -72,11 +80,11 @@ __global__ void __launch_bounds__(integer_gemm_threads)
         const index_t row0 = tile_row * tile, col0 = tile_col * tile;
         U acc[per][per] = {};
         for (index_t k0 = 0; k0 < k; k0 += step) {
-          for (int e = t; e < tile * step; e += integer_gemm_threads) {
-            const int r = e / step, kk = e % step;  // A: 16 consecutive k of a row
+          for (int e = t; e < tile * step; e += Shape::threads) {
+            const int r = e / step, kk = e % step;  // A: `step` consecutive k of a row
             const index_t gr = row0 + r, gk = k0 + kk;
             a_stage[kk][r] = gr < m && gk < k ? static_cast<U>(ab[gr * k + gk]) : U(0);
-            const int kb = e / tile, col = e % tile;  // B: 64 consecutive columns of a k
+            const int kb = e / tile, col = e % tile;  // B: `tile` consecutive columns of a k
             const index_t gkb = k0 + kb, gc = col0 + col;
             b_stage[kb][col] = gkb < k && gc < n ? static_cast<U>(bb[gkb * n + gc]) : U(0);
           }
@@ -109,6 +117,15 @@ __global__ void __launch_bounds__(integer_gemm_threads)
     }
   }
 }
+
+template <class Shape, class T, class U, int NB>
+void launch_integer_gemm(const T* a, const T* b, T* c, index_t m, index_t n, index_t k, index_t count, const integer_gemm_batches<NB>& batches) {
+  const auto capped = [](index_t v) { return static_cast<unsigned>(v < 65535 ? v : 65535); };
+  const index_t tiles_n = (n + Shape::tile - 1) / Shape::tile, tiles_m = (m + Shape::tile - 1) / Shape::tile;
+  const dim3 grid(static_cast<unsigned>(tiles_n < 0x7fffffff ? tiles_n : 0x7fffffff), capped(tiles_m), capped(count));
+  integer_gemm_kernel<Shape, T, U, NB><<<grid, Shape::threads, 0, current_stream().handle()>>>(a, b, c, m, n, k, count, batches);
+  XF_CUDA_CHECK(cudaGetLastError());
+}
 #endif
 
 // c (count, m, n) = a @ b over the batch (count = the product of batches.extent; c C-contiguous,
@@ -121,11 +138,13 @@ void integer_gemm(const T* a, const T* b, T* c, index_t m, index_t n, index_t k,
   if constexpr (std::is_same_v<Space, device>) {
     static_assert(cuda_tu || !std::is_same_v<T, T>, "xfuse: integer matmul of device arrays launches CUDA kernels; compile this file with nvcc");
 #if XF_CUDA_TU
-    const auto capped = [](index_t v) { return static_cast<unsigned>(v < 65535 ? v : 65535); };
-    const index_t tiles_n = (n + integer_gemm_tile - 1) / integer_gemm_tile, tiles_m = (m + integer_gemm_tile - 1) / integer_gemm_tile;
-    const dim3 grid(static_cast<unsigned>(tiles_n < 0x7fffffff ? tiles_n : 0x7fffffff), capped(tiles_m), capped(count));
-    integer_gemm_kernel<T, U, NB><<<grid, integer_gemm_threads, 0, current_stream().handle()>>>(a, b, c, m, n, k, count, batches);
-    XF_CUDA_CHECK(cudaGetLastError());
+    // Large tiles where they still give every multiprocessor four blocks or more.
+    const index_t large_tiles = ((m + integer_gemm_large::tile - 1) / integer_gemm_large::tile) *
+                                ((n + integer_gemm_large::tile - 1) / integer_gemm_large::tile) * count;
+    if (large_tiles >= 4 * static_cast<index_t>(device(device::current_id()).multiprocessor_count()))
+      launch_integer_gemm<integer_gemm_large, T, U>(a, b, c, m, n, k, count, batches);
+    else
+      launch_integer_gemm<integer_gemm_small, T, U>(a, b, c, m, n, k, count, batches);
 #endif
   } else {
     std::vector<U> row(static_cast<std::size_t>(n));
