@@ -100,6 +100,29 @@ auto general_stack(const A& a_in, const char* op) {
   else return column_major_stack(eval(a.template astype<T>()), op);
 }
 
+// eig's and eigvals' results, with or without the eigenvectors, carrying the failure check.
+template <bool Vectors, class A>
+auto general_eigen_results(const A& a, const char* op) {
+  constexpr int N = rank_v<A>;
+  using Space = resolved_space_t<space_t<A>>;
+  auto cols = general_stack(a, op);
+  using T = typename decltype(cols)::value_type;
+  const index_t count = cols.shape(0), n = cols.shape(1);
+  const buffer info = new_info<Space>(count);
+  const auto [w, v] = general_eigen(cols, Vectors, info, op);
+  const factored<T, Space> f{.info = info, .count = count};
+  const char* why = "the QR algorithm did not compute every eigenvalue, or the matrix holds inf or NaN";
+  const auto values = w.reshape(batch_then<N - 1>(a.shape(), {n}));
+  attach_info_check(values, f, op, why);
+  if constexpr (Vectors) {
+    const auto vectors = v.reshape(batch_then<N>(a.shape(), {n, n}));
+    attach_info_check(vectors, f, op, why);
+    return eig_result<T, N, Space>{values, vectors};
+  } else {
+    return values;
+  }
+}
+
 }  // namespace detail
 
 // np.linalg.eig(a): eigenvalues and unit-norm right eigenvectors (column j for eigenvalue j) of
@@ -108,39 +131,14 @@ auto general_stack(const A& a_in, const char* op) {
 template <expression A>
 auto eig(const A& a) {
   const detail::nvtx_range range("xf::linalg::eig");
-  constexpr const char* op = "xf::linalg::eig";
-  constexpr int N = rank_v<A>;
-  using Space = resolved_space_t<space_t<A>>;
-  auto cols = detail::general_stack(a, op);
-  using T = typename decltype(cols)::value_type;
-  const index_t count = cols.shape(0), n = cols.shape(1);
-  const detail::buffer info = detail::new_info<Space>(count);
-  const auto [w, v] = detail::general_eigen(cols, true, info, op);
-  const auto shape = a.shape();
-  eig_result<T, N, Space> out{w.reshape(detail::batch_then<N - 1>(shape, {n})), v.reshape(detail::batch_then<N>(shape, {n, n}))};
-  const detail::factored<T, Space> f{.info = info, .count = count};
-  const char* why = "the QR algorithm did not compute every eigenvalue, or the matrix holds inf or NaN";
-  detail::attach_info_check(out.eigenvalues, f, op, why);
-  detail::attach_info_check(out.eigenvectors, f, op, why);
-  return out;
+  return detail::general_eigen_results<true>(a, "xf::linalg::eig");
 }
 
 // np.linalg.eigvals(a): the eigenvalues only (complex, in the solver's order).
 template <expression A>
 auto eigvals(const A& a) {
   const detail::nvtx_range range("xf::linalg::eigvals");
-  constexpr const char* op = "xf::linalg::eigvals";
-  constexpr int N = rank_v<A>;
-  using Space = resolved_space_t<space_t<A>>;
-  auto cols = detail::general_stack(a, op);
-  using T = typename decltype(cols)::value_type;
-  const index_t count = cols.shape(0), n = cols.shape(1);
-  const detail::buffer info = detail::new_info<Space>(count);
-  const auto w = detail::general_eigen(cols, false, info, op).first;
-  const auto out = w.reshape(detail::batch_then<N - 1>(a.shape(), {n}));
-  detail::attach_info_check(out, detail::factored<T, Space>{.info = info, .count = count}, op,
-                            "the QR algorithm did not compute every eigenvalue, or the matrix holds inf or NaN");
-  return out;
+  return detail::general_eigen_results<false>(a, "xf::linalg::eigvals");
 }
 
 }  // namespace xf::linalg

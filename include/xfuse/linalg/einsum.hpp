@@ -167,9 +167,20 @@ constexpr pair_plan plan_pair(const labels& la, const labels& lb, const labels& 
   throw shape_error(std::string("xf::einsum: label '") + label + "' has extents " + std::to_string(x) + " and " + std::to_string(y));
 }
 
+template <labels L, labels To, class T, int R, class S>
+array<T, To.count, S> relabel_strided(const array<T, R, S>& a);
+
 // A view of `a`, whose axes carry labels L (repeats allowed), with the axes of labels `To`: a
 // label repeated in L becomes its diagonal (the strides added), a label of To absent from L an
 // axis of extent 1. Every label of L is in To (or its axis has extent 1).
+// To orders L's labels differently: L without repeats, To with the same labels.
+constexpr bool is_permutation_of(const labels& l, const labels& to) {
+  if (l.count != to.count || distinct(l).count != l.count) return false;
+  for (int j = 0; j < to.count; ++j)
+    if (!l.has(to.name[j])) return false;
+  return true;
+}
+
 constexpr bool same_labels(const labels& x, const labels& y) {
   if (x.count != y.count) return false;
   for (int i = 0; i < x.count; ++i)
@@ -180,7 +191,20 @@ constexpr bool same_labels(const labels& x, const labels& y) {
 template <labels L, labels To, class T, int R, class S>
 array<T, To.count, S> relabel(const array<T, R, S>& a) {
   static_assert(L.count == R, "xf::einsum: an operand's rank differs from the number of its subscripts");
-  if constexpr (same_labels(L, To)) return a;  // nothing to change: the array itself
+  if constexpr (same_labels(L, To)) {
+    return a;  // nothing to change: the array itself
+  } else if constexpr (is_permutation_of(L, To)) {
+    dims<R> axes{};  // a transposed view (wrap would ask the driver about the pointer)
+    for (int j = 0; j < R; ++j) axes[static_cast<std::size_t>(j)] = L.find(To.name[j]);
+    return a.transpose(axes);
+  } else {
+    return relabel_strided<L, To>(a);
+  }
+}
+
+// relabel's general case: diagonals (strides added) and new axes of extent 1, a view by wrap.
+template <labels L, labels To, class T, int R, class S>
+array<T, To.count, S> relabel_strided(const array<T, R, S>& a) {
   dims<To.count> shape{}, strides{};
   for (int j = 0; j < To.count; ++j) {
     const auto jj = static_cast<std::size_t>(j);
