@@ -61,3 +61,13 @@ if(NOT TARGET xfuse_linalg)
   set_target_properties(xfuse_linalg PROPERTIES EXPORT_NAME linalg)
   target_link_libraries(xfuse_linalg INTERFACE xfuse CUDA::cublas CUDA::cusolver BLAS::BLAS LAPACK::LAPACK)
 endif()
+
+# xfuse::fft: what <xfuse/fft.hpp> links: cuFFT for device arrays (the host transform is xfuse's
+# own), and NVRTC, which compiles the element-wise work fused into cuFFT's loads and stores to
+# LTO-IR (cuFFT loads nvJitLink itself when it plans with such callbacks).
+if(NOT TARGET xfuse_fft)
+  add_library(xfuse_fft INTERFACE)
+  add_library(xfuse::fft ALIAS xfuse_fft)
+  set_target_properties(xfuse_fft PROPERTIES EXPORT_NAME fft)
+  target_link_libraries(xfuse_fft INTERFACE xfuse CUDA::cufft CUDA::nvrtc)
+endif()

@@ -14,7 +14,7 @@ from types import SimpleNamespace as Record
 root = pathlib.Path(__file__).resolve().parent.parent
 INCLUDE, OUT = root / "include" / "xfuse", root / "docs" / "api.md"
 # The top-level headers, in the order that claims the internal headers they include (the first wins).
-TOP = "core complex half fuse print npy npz reduce scan sort quantile average softmax norm graph random permutation manip signal interop linalg benchmark legate".split()
+TOP = "core complex half fuse print npy npz reduce scan sort quantile average softmax norm graph random permutation manip signal fft interop linalg benchmark legate".split()
 
 # Counterparts. A function of xf or xf::lazy is numpy.NAME unless NOT_NUMPY lists it; a member of an array-like
 # class is numpy.ndarray.NAME when NDARRAY has it; a name of these namespaces or classes is PREFIX.NAME when listed.
@@ -69,6 +69,15 @@ OVERRIDES = {  # counterparts that follow no rule above ("group name" keys one h
     "xf::capture": "torch.cuda.graph", "xf::graph": "torch.cuda.CUDAGraph", "xf::graph::launch": "torch.cuda.CUDAGraph.replay",
     "xf::graph::node_count": "", "xf::graph::device_id": "", "xf::graph::operator bool": "", "xf::while_": "",
     "xf::if_": "",
+    "xf::fft": "numpy.fft.fft", "xf::ifft": "numpy.fft.ifft", "xf::rfft": "numpy.fft.rfft", "xf::irfft": "numpy.fft.irfft", "xf::hfft": "numpy.fft.hfft", "xf::ihfft": "numpy.fft.ihfft", "xf::fft2": "numpy.fft.fft2", "xf::ifft2": "numpy.fft.ifft2", "xf::rfft2": "numpy.fft.rfft2", "xf::irfft2": "numpy.fft.irfft2", "xf::fftn": "numpy.fft.fftn", "xf::ifftn": "numpy.fft.ifftn", "xf::rfftn": "numpy.fft.rfftn", "xf::irfftn": "numpy.fft.irfftn", "xf::fftfreq": "numpy.fft.fftfreq", "xf::rfftfreq": "numpy.fft.rfftfreq", "xf::fftshift": "numpy.fft.fftshift", "xf::ifftshift": "numpy.fft.ifftshift",
+    "xf::fft_norm": "norm=", "xf::fft_sizes": "s=", "xf::fft_axes": "axes=", "xf::fftconvolve": "scipy.signal.fftconvolve",
+    "xf::conv_method": "scipy.signal.convolve(method=)", "xf::fft_plan_cache": "cupy.fft.config.get_plan_cache",
+    "xf::fft_plan_cache_view": "cupy.fft._cache.PlanCache", "xf::fft_plan_cache_stats": "cupy.fft._cache.PlanCache.show_info",
+    "xf::fft_plan_cache_view::stats": "cupy.fft._cache.PlanCache.show_info", "xf::fft_plan_cache_view::size": "cupy.fft._cache.PlanCache.get_curr_size",
+    "xf::fft_plan_cache_view::size_limit": "cupy.fft._cache.PlanCache.get_size",
+    "xf::fft_plan_cache_view::set_size_limit": "cupy.fft._cache.PlanCache.set_size", "xf::fft_plan_cache_view::clear": "cupy.fft._cache.PlanCache.clear",
+    "xf::cufft_error": "", "xf::cufft_error::code": "", "xf::fft_callbacks": "cupy.fft.config.set_cufft_callbacks",
+    "xf::set_fft_callbacks": "cupy.fft.config.set_cufft_callbacks",
 }
 MACRO_DOCS = {  # what one invocation of a macro that generates public functions makes
     "XF_BINARY_OPERATOR": "Element-wise `{OP}` of two operands, one at least an expression (lazy).",

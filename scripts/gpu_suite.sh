@@ -3,12 +3,12 @@
 #
 #   scripts/gpu_suite.sh build [SUITES]      # here (no GPU needed): configure and build build-gpu/
 #                                            # SUITES: benchmark suites to build (default all:
-#                                            # elementwise,reduce,rows,linalg,signal; examples only with all)
+#                                            # elementwise,reduce,rows,linalg,signal,fft; examples only with all)
 #   scripts/gpu_suite.sh run [options]       # on the GPU machine, over the carried build-gpu/
 #       --sanitize     also run the GPU tests under compute-sanitizer memcheck and racecheck
 #       --bench        also run the benchmarks (and CuPy's version of them when CuPy is there)
 #       --examples     also run every example program (examples/), output in examples.txt
-#       --only LIST    with --bench: only these suites (comma-separated: elementwise,reduce,rows,linalg,signal),
+#       --only LIST    with --bench: only these suites (comma-separated: elementwise,reduce,rows,linalg,signal,fft),
 #                      each optionally with a Google Benchmark filter: elementwise:^random,linalg
 #       --out DIR      where logs and JSON go (default: $OUT, else ./out)
 #
@@ -24,7 +24,7 @@ if [[ "$mode" == build ]]; then
   # 90-real: SASS only, no PTX (half the binary size; the staged build must stay under 64 MiB).
   cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90-real \
         -DXFUSE_BUILD_BENCHMARKS=ON -DXFUSE_BUILD_TESTS=ON -DXFUSE_BUILD_EXAMPLES=ON
-  suites="${1:-elementwise,reduce,rows,linalg,signal}"
+  suites="${1:-elementwise,reduce,rows,linalg,signal,fft}"
   benches=$(echo "${suites//,/ }" | tr ' ' '\n' | sed 's/^/xfuse_bench_/')
   examples=""
   [[ -z "${1:-}" ]] && examples=$(cd "$here/examples" && ls *.cu | sed 's/\.cu$//' | grep -v -x -e demo -e one_expression | sed 's/^/xfuse_example_/')
@@ -48,7 +48,7 @@ if [[ "$mode" == build ]]; then
 fi
 
 [[ "$mode" == run ]] || { sed -n '2,12p' "$0"; exit 2; }
-sanitize=0; bench=0; run_examples=0; only="elementwise,reduce,rows,linalg,signal"; out="${OUT:-$here/out}"
+sanitize=0; bench=0; run_examples=0; only="elementwise,reduce,rows,linalg,signal,fft"; out="${OUT:-$here/out}"
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --sanitize) sanitize=1 ;;

@@ -1,7 +1,8 @@
 # Installs xfuse into a scratch prefix, then configures, builds and runs a consumer project that
-# finds it with find_package(xfuse CONFIG): xfuse::xfuse alone (with BLAS hidden), and the linalg
-# component, whose program solves a system on host arrays; then builds the first program again
-# with plain nvcc and pkg-config's flags, as a Makefile would. Run by CTest (cmake -P).
+# finds it with find_package(xfuse CONFIG): xfuse::xfuse alone (with BLAS hidden), the linalg
+# component, whose program solves a system on host arrays, and the fft component, whose program
+# transforms one; then builds the first program again with plain nvcc and pkg-config's flags, as
+# a Makefile would. Run by CTest (cmake -P).
 set(prefix "${BINARY_DIR}/prefix")
 file(REMOVE_RECURSE "${BINARY_DIR}")
 function(run)
@@ -19,6 +20,7 @@ run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package/consumer" -B "${BINARY_DIR}
 run(${CMAKE_COMMAND} --build "${BINARY_DIR}/consumer")
 run("${BINARY_DIR}/consumer/consumer")
 run("${BINARY_DIR}/consumer/consumer_linalg")
+run("${BINARY_DIR}/consumer/consumer_fft")
 
 # A Makefile build: nvcc with `pkg-config --cflags --libs xfuse` and nothing else.
 find_program(PKG_CONFIG pkg-config)
