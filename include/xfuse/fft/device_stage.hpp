@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "../exec/as_array.hpp"
-#include "../manip/shift.hpp"
 #include "../manip/views.hpp"
 #include "callback_arguments.cuh"
 #include "geometry.hpp"
@@ -72,31 +71,10 @@ dims<R> fft_output_extents(dims<R> shape, fft_kind kind, const std::vector<int>&
   return shape;
 }
 
-// An array only zero-padded, its axes already in the call's order (fftconvolve's operands): one
-// gather kernel writes the whole block (no clearing pass first). Nothing otherwise.
-template <class T, int R>
-std::optional<array<T, R, device>> fft_padded_in_order(const array<T, R, device>& src, const dims<R>& need, const fft_order<R>& order,
-                                                       double scale) {
-  axis_rule rules[R];
-  T zeros[R][2];
-  bool pads = false;
-  for (int d = 0; d < R; ++d) {
-    if (order.perm[d] != d || src.shape()[d] > need[d] || scale != 1.0) return std::nullopt;
-    pads = pads || src.shape()[d] < need[d];
-    rules[d] = {0, src.shape()[d], edge_rule::fill};
-    zeros[d][0] = zeros[d][1] = T(0);
-  }
-  if (!pads || src.size() == 0) return std::nullopt;
-  return gather_axes(src, need, rules, zeros, "xf::fft");
-}
-
 // `src` (an array or an expression) cast to In, scaled, zero-padded or truncated to `need`, in a
 // new contiguous block whose transformed axes come last; returned as a view in src's axis order.
 template <class In, int R, class Src>
 array<In, R, device> fft_staged_copy(const Src& src, const dims<R>& need, const fft_order<R>& order, double scale) {
-  if constexpr (std::is_same_v<Src, array<In, R, device>>) {
-    if (auto padded = fft_padded_in_order(src, need, order, scale)) return *padded;
-  }
   array<In, R, device> block(order.apply(need));
   const array<In, R, device> whole_block = block.transpose(order.inverse);
   array<In, R, device> region = whole_block;
