@@ -271,6 +271,22 @@ void fft_axes_and_views() {
     ref_c2c(w4, 0, 6, false);
     ref_c2c(w4, 0, 6, false);
     require_fft_close(xf::fftn(c, {}, {0, 0}), w4, tol, "fftn along a repeated axis");
+    // A repeated axis with two lengths: NumPy's order (fftn and rfftn from the end, irfftn from the front).
+    ref_block w5 = ref_of(c);
+    ref_c2c(w5, 0, 4, false);
+    ref_c2c(w5, 0, 3, false);
+    require_fft_close(xf::fftn(c, {3, 4}, {0, 0}), w5, tol, "fftn along a repeated axis, two lengths");
+    ref_block w6 = ref_of(c);
+    ref_c2c(w6, 0, 3, true);
+    ref_c2c(w6, 0, 4, true);
+    ref_c2r(w6, 2, 8);
+    ref_scale(w6, 1.0L / 96);
+    require_fft_close(xf::irfftn(c, {3, 4, 8}, {0, 0, 2}), w6, tol, "irfftn along a repeated axis, two lengths");
+    // -1 in s: the whole extent (NumPy 2).
+    ref_block w7 = ref_of(c);
+    ref_c2c(w7, 2, 4, false);
+    ref_c2c(w7, 0, 6, false);
+    require_fft_close(xf::fftn(c, {-1, 4}, {0, 2}), w7, tol, "fftn with s = (-1, 4)");
   }
   {  // rfftn / irfftn, 2 and 3 axes, with s
     ref_block want = ref_of(r);
@@ -291,6 +307,11 @@ void fft_axes_and_views() {
     ref_r2c(w2, 0, 10);
     ref_c2c(w2, 2, 3, false);
     require_fft_close(xf::rfft2(r, {3, 10}, {2, 0}), w2, tol, "rfft2 s=(3, 10) axes=(2, 0)");
+    ref_block w4 = ref_of(r);
+    ref_r2c(w4, 2, 8);
+    ref_c2c(w4, 0, 4, false);
+    ref_c2c(w4, 0, 3, false);
+    require_fft_close(xf::rfftn(r, {3, 4, 8}, {0, 0, 2}), w4, tol, "rfftn along a repeated axis, two lengths");
     ref_block w3 = ref_of(c);
     ref_c2c(w3, 0, 6, true);
     ref_c2r(w3, 1, 7);
@@ -312,6 +333,16 @@ void fft_axes_and_views() {
     ref_c2c(wf, 1, 24, true);
     ref_scale(wf, 1.0L / 24);
     require_fft_close(xf::ifft(flipped), wf, tol, "ifft of a reversed view");
+    // Real views that start between two complex values (x[1:] of doubles): cuFFT reads real input in pairs.
+    const auto reals = random_array<Re, Space, 2>({3, 9});
+    const auto shifted = reals(xf::all, xf::slice(1, xf::_));
+    ref_block ws = ref_of(shifted);
+    ref_r2c(ws, 1, 8);
+    require_fft_close(xf::rfft(shifted), ws, tol, "rfft of a view starting at an odd element");
+    const auto row = reals(1);
+    ref_block wrow = ref_of(row);
+    ref_r2c(wrow, 0, 9);
+    require_fft_close(xf::rfft(row), wrow, tol, "rfft of a row starting at an odd element");
     const auto w = random_array<Re, Space, 1>({24});
     const xf::array<C, 2, Space> product = big * w;
     ref_block we = ref_of(product);
@@ -349,6 +380,9 @@ void fft_special_inputs() {
   CHECK_THROWS_AS(xf::fftn(m, {4, 4, 4}), xf::shape_error);
   CHECK_THROWS_AS(xf::fftn(m, {4}, {0, 1}), xf::shape_error);
   CHECK_THROWS_AS(xf::fftfreq(0), xf::shape_error);
+  CHECK_THROWS_WITH(xf::rfftn(m, xf::fft_sizes(std::vector<xf::index_t>{})), XF_CONTAINS("xf::rfftn: at least one axis"));
+  CHECK_THROWS_AS(xf::irfftn(m.template astype<xf::complex128>(), {}, xf::fft_axes(std::vector<int>{})), xf::shape_error);
+  CHECK_THROWS_AS(xf::fftn(m, {4, -2}), xf::shape_error);
   CHECK(xf::to_host(x) == std::vector<double>{1, 2, 3});  // the input is intact
 }
 
@@ -426,6 +460,12 @@ void fftconvolve_cases() {
   const std::vector<double> want{0, 2, 4, 6, 0, 0};
   REQUIRE(h.size() == want.size());
   for (std::size_t n = 0; n < h.size(); ++n) CHECK(std::abs(h[n] - want[n]) < 1e-12);
+  // Empty operands give an empty result in every mode (SciPy: an empty array); the direct method is 1-D and 2-D only.
+  const xf::array<double, 2, Space> none(xf::dims<2>{0, 5});
+  const auto kernel = random_array<double, Space, 2>({3, 3});
+  CHECK(xf::fftconvolve(none, kernel, xf::conv_mode::valid).size() == 0);
+  const auto cube = random_array<double, Space, 3>({4, 4, 4});
+  CHECK_THROWS_WITH(xf::fftconvolve(cube, cube, xf::conv_mode::full, xf::conv_method::direct), XF_CONTAINS("direct method"));
   CHECK(xf::detail::fft_fast_length(2302) == 2304);
   CHECK(xf::detail::fft_fast_length(1) == 1);
   CHECK(xf::detail::fft_fast_length(97) == 98);

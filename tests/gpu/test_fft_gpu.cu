@@ -110,6 +110,20 @@ TEST_CASE("transforms run on the current stream and record into graphs", "[gpu][
   with_callbacks.launch();
   const auto got_fused = xf::to_host(fused);
   for (std::size_t i = 0; i < got_fused.size(); ++i) REQUIRE(std::abs(got_fused[i] - want[i]) <= 1e-12);
+  // A graph keeps the plans it replays: clearing the cache, or keeping no plans at all, leaves it intact.
+  xf::array<xf::complex128, 1> spectrum({n / 2 + 1});
+  const xf::graph forward = xf::capture([&] { spectrum.assign(xf::rfft(x)); });
+  xf::fft_plan_cache().clear();
+  forward.launch();
+  const auto want_spectrum = xf::to_host(xf::rfft(x));
+  const auto replayed = xf::to_host(spectrum);
+  for (std::size_t i = 0; i < replayed.size(); ++i) REQUIRE(cuda::std::abs(replayed[i] - want_spectrum[i]) <= 1e-9);
+  xf::fft_plan_cache().set_size_limit(0);
+  const xf::graph unkept = xf::capture([&] { spectrum.assign(xf::rfft(x) * 3.0); });
+  xf::fft_plan_cache().set_size_limit(16);
+  unkept.launch();
+  const auto tripled = xf::to_host(spectrum);
+  for (std::size_t i = 0; i < tripled.size(); ++i) REQUIRE(cuda::std::abs(tripled[i] - want_spectrum[i] * 3.0) <= 1e-9);
   const xf::stream other(xf::stream::non_blocking);
   {
     const xf::stream_guard on(other);
@@ -159,6 +173,9 @@ TEST_CASE("element-wise operands fused into cuFFT's loads equal the unfused tran
   fused_equals_unfused([](const auto& e) { return xf::hfft(e, 1998); }, xf::rfft(d) * (1.0 / 7), 1e-12, "hfft of a product (its conj fused)");
   fused_equals_unfused([](const auto& e) { return xf::ifft(e); }, xf::fft(d) / 7.0, 1e-12, "ifft of a complex quotient (not fused)");
   fused_equals_unfused([](const auto& e) { return xf::fftn(e); }, xf::real(xf::fft(d)) - xf::imag(xf::fft(d)), 1e-12, "fftn of real - imag");
+  fused_equals_unfused([](const auto& e) { return xf::rfft(e); }, d * 1e-18 + std::numeric_limits<std::int64_t>::min(), 1e-12,
+                       "rfft with the scalar -2^63");
+  fused_equals_unfused([](const auto& e) { return xf::rfft(e); }, d * 3ull, 1e-12, "rfft with an unsigned 64-bit scalar (not fused)");
   // NaN in an operand reaches the transform as in the unfused form.
   auto with_nan = uniform<float>(96, 0, 1);
   with_nan[5] = std::numeric_limits<float>::quiet_NaN();

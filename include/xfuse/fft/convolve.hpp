@@ -124,13 +124,16 @@ array<detail::fftconvolve_t<A, B>, rank_v<A>, resolved_space_t<space_t<A>>> fftc
     in1_larger = in1_larger && s1[d] >= s2[d];
     in2_larger = in2_larger && s2[d] >= s1[d];
   }
-  if (mode == conv_mode::valid && !in1_larger && !in2_larger)
-    throw shape_error(std::string(op) + ": for 'valid' mode, one must be at least as large as the other in every dimension; got " +
-                      to_string(s1) + " and " + to_string(s2));
-  if (detail::product(s1) == 0 || detail::product(s2) == 0) {
+  if (detail::product(s1) == 0 || detail::product(s2) == 0) {  // SciPy: an empty result
     dims<R> none{};
     return array<T, R, Space>(none);
   }
+  if (mode == conv_mode::valid && !in1_larger && !in2_larger)
+    throw shape_error(std::string(op) + ": for 'valid' mode, one must be at least as large as the other in every dimension; got " +
+                      to_string(s1) + " and " + to_string(s2));
+  if (method == conv_method::direct && R > 2)
+    throw shape_error(std::string(op) + ": the direct method takes 1-D and 2-D operands; got shapes " + to_string(s1) + " and " +
+                      to_string(s2) + " (use conv_method::fft or automatic)");
   const bool direct = method == conv_method::direct ||
                       (method == conv_method::automatic && R <= 2 && !detail::fft_convolution_faster(s1, s2, mode));
   if constexpr (R <= 2) {

@@ -210,7 +210,8 @@ array<fft_output_t<Kind, Real>, R, device> fft_device_call_fused(const Src& src,
   long long batch = 1;
   for (int j = 0; j < R - order.rank; ++j) batch *= block[j];
   auto [out, out_layout] = fft_output_block<Out, R>(out_shape, order);
-  fft_plan_key key{cufft_type_of<Real>(Kind), contiguous_layout(n, order.rank, batch), out_layout, current_stream().handle(), source};
+  fft_plan_key key{cufft_type_of<Real>(Kind), contiguous_layout(n, order.rank, batch), out_layout, current_stream().handle(),
+                   capture_serial(), source};
   if constexpr (Kind == fft_kind::complex_to_real) key.in.n[order.rank - 1] = lengths.back();
   key.out.n[order.rank - 1] = key.in.n[order.rank - 1];
   const int dev = device::current_id();
@@ -251,7 +252,9 @@ array<fft_output_t<Kind, Real>, R, device> fft_device_call(const Src& src, const
   bool scaled = false;
   if constexpr (std::is_same_v<Src, array<In, R, device>>) {
     const bool may_overwrite = Kind != fft_kind::complex_to_real || scratch_input;
-    if (src.shape() == need && may_overwrite && src.device_id() == device::current_id()) {
+    // cuFFT reads real input as pairs: a real view must start on a complex boundary (x[1:] of doubles does not).
+    const bool aligned = reinterpret_cast<std::uintptr_t>(src.data()) % sizeof(complex<Real>) == 0;
+    if (src.shape() == need && may_overwrite && aligned && src.device_id() == device::current_id()) {
       in_layout = fft_layout_of<In, R>(src, order);
       if (in_layout) input = src;
     }
@@ -267,7 +270,7 @@ array<fft_output_t<Kind, Real>, R, device> fft_device_call(const Src& src, const
   }
   auto [out, out_layout] = fft_output_block<Out, R>(out_shape, order);
   // cuFFT describes a real-to-complex (complex-to-real) plan by its real side's lengths.
-  fft_plan_key key{cufft_type_of<Real>(Kind), *in_layout, out_layout, current_stream().handle(), {}};
+  fft_plan_key key{cufft_type_of<Real>(Kind), *in_layout, out_layout, current_stream().handle(), capture_serial(), {}};
   if constexpr (Kind == fft_kind::complex_to_real) {
     key.in.n[order.rank - 1] = lengths.back();
     key.out.n[order.rank - 1] = lengths.back();

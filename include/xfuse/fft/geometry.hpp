@@ -80,7 +80,7 @@ fft_request resolve_fft_axis(const std::array<index_t, R>& shape, std::optional<
 
 // Several axes (fftn, rfftn, irfftn, fft2, ...), as numpy.fft's _cook_nd_args: without axes, the
 // last len(s) axes (all of them without s); without s, the input's extents along the axes, the last
-// one 2 * (m - 1) for `real_output`. `default_axes` (fft2's (-2, -1)) applies when axes are not given.
+// one 2 * (m - 1) for `real_output`; -1 in s the whole extent. `default_axes` (fft2's (-2, -1)) applies when axes are not given.
 template <std::size_t R>
 fft_request resolve_fft_axes(const std::array<index_t, R>& shape, const fft_sizes& s, const fft_axes& axes,
                              bool real_output, const char* op, std::vector<int> default_axes = {}) {
@@ -99,7 +99,8 @@ fft_request resolve_fft_axes(const std::array<index_t, R>& shape, const fft_size
   for (std::size_t i = 0; i < given.size(); ++i) {
     const int a = fft_axis(given[i], rank, op);
     const bool last = i + 1 == given.size();
-    const index_t length = s.given ? s.values[i] : (real_output && last) ? 2 * (shape[a] - 1) : shape[a];
+    // NumPy 2: -1 in s takes the input's whole extent along that axis.
+    const index_t length = s.given ? (s.values[i] == -1 ? shape[a] : s.values[i]) : (real_output && last) ? 2 * (shape[a] - 1) : shape[a];
     check_fft_length(length, op);
     r.axes.push_back(a);
     r.lengths.push_back(length);

@@ -94,9 +94,26 @@ void host_real_inverse_axis(host_fft_block<Real>& b, host_dfts<Real>& dfts, int 
   });
 }
 
-// The transform of `Kind` of host expression `e` over `req`, times `scale`.
+template <fft_kind Kind, class Real, class E>
+auto fft_host_unchecked(const E& e, const fft_request& req, bool inverse, double scale);
+
+// The transform of `Kind` of host expression `e` over `req`, times `scale`; host memory running
+// out is xf::out_of_memory.
 template <fft_kind Kind, class Real, class E>
 auto fft_host(const E& e, const fft_request& req, bool inverse, double scale) {
+  try {
+    return fft_host_unchecked<Kind, Real>(e, req, inverse, scale);
+  } catch (const std::bad_alloc&) {
+    double points = 1;
+    for (index_t n : req.lengths) points *= static_cast<double>(n);
+    throw out_of_memory("xf::fft: cannot allocate the host memory for a transform of " + std::to_string(static_cast<long double>(points)) +
+                            " points over an array of shape " + to_string(e.shape()),
+                        0, 0, 0, 0, -1);
+  }
+}
+
+template <fft_kind Kind, class Real, class E>
+auto fft_host_unchecked(const E& e, const fft_request& req, bool inverse, double scale) {
   constexpr int R = rank_v<E>;
   using Out = std::conditional_t<Kind == fft_kind::complex_to_real, Real, complex<Real>>;
   const auto source = as_array_of<complex<Real>>(e);
@@ -116,7 +133,7 @@ auto fft_host(const E& e, const fft_request& req, bool inverse, double scale) {
     for (std::size_t i = count; i-- > 0;) host_complex_axis(b, dfts, req.axes[i], req.lengths[i], inverse);
   } else if constexpr (Kind == fft_kind::real_to_complex) {
     host_real_forward_axis(b, dfts, req.axes.back(), req.lengths.back());
-    for (std::size_t i = 0; i + 1 < count; ++i) host_complex_axis(b, dfts, req.axes[i], req.lengths[i], false);
+    for (std::size_t i = count - 1; i-- > 0;) host_complex_axis(b, dfts, req.axes[i], req.lengths[i], false);
   } else {
     for (std::size_t i = 0; i + 1 < count; ++i) host_complex_axis(b, dfts, req.axes[i], req.lengths[i], true);
     host_real_inverse_axis(b, dfts, req.axes.back(), req.lengths.back());

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdio>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -57,8 +58,10 @@ template <class E>
 inline constexpr bool fft_source_expr = false;
 template <class T, int R>
 inline constexpr bool fft_source_expr<array<T, R, device>> = fft_source_type<T>;
+// C++ scalars: the fused types, and integers that a long long holds (not long double, not
+// unsigned 64-bit values).
 template <class S>
-inline constexpr bool fft_source_expr<scalar_node<S>> = fft_source_type<S> || std::is_arithmetic_v<S>;
+inline constexpr bool fft_source_expr<scalar_node<S>> = fft_source_type<S> || (std::is_integral_v<S> && (std::is_signed_v<S> || sizeof(S) < 8));
 template <class Op, class... Cs>
 inline constexpr bool fft_source_expr<node<Op, Cs...>> =
     fft_source_op<Op> && fft_source_type<typename node<Op, Cs...>::input_type> &&
@@ -197,7 +200,10 @@ std::string fft_emit(const scalar_node<S>& e, const dims<R>&, fft_source_builder
   } else if constexpr (std::is_floating_point_v<S>) {
     return b.local(fft_source_name<S>(), fft_literal(static_cast<double>(v), std::is_same_v<S, float>));
   } else {
-    return b.local("long long", std::to_string(static_cast<long long>(v)) + "ll");
+    const auto wide = static_cast<long long>(v);
+    // -2^63 has no literal of its own: written as -(2^63 - 1) - 1.
+    const std::string text = wide == std::numeric_limits<long long>::min() ? "(-9223372036854775807ll - 1)" : std::to_string(wide) + "ll";
+    return b.local("long long", text);
   }
 }
 

@@ -70,14 +70,16 @@ struct fft_plan_key {
   cufftType type{};
   fft_layout in, out;
   cudaStream_t stream = nullptr;
-  std::string callbacks;  // the fused callbacks' source, empty without
+  std::uint64_t recording = 0;  // the xf::capture recording that made it (0: none); graphs keep their own
+  std::string callbacks;        // the fused callbacks' source, empty without
 
   bool operator==(const fft_plan_key& o) const {
     auto same = [](const fft_layout& a, const fft_layout& b) {
       return a.rank == b.rank && std::memcmp(a.n, b.n, sizeof a.n) == 0 && std::memcmp(a.embed, b.embed, sizeof a.embed) == 0 &&
              a.stride == b.stride && a.dist == b.dist && a.batch == b.batch;
     };
-    return type == o.type && stream == o.stream && same(in, o.in) && same(out, o.out) && callbacks == o.callbacks;
+    return type == o.type && stream == o.stream && recording == o.recording && same(in, o.in) && same(out, o.out) &&
+           callbacks == o.callbacks;
   }
 };
 
@@ -146,6 +148,12 @@ inline std::string describe_plan(const fft_plan_key& k) {
 // The plan for `key` on device `dev`: from the cache, or made now. `attach(handle, plan)` runs
 // between cufftCreate and planning (where callbacks are set). While a graph is being recorded,
 // planning runs in relaxed capture mode: cuFFT allocates its tables then, outside the graph.
+// A graph replays a plan's kernels, which read the plan's tables: the recording keeps every plan
+// it used alive for as long as the graph lives (evictions and clear() only drop the cache's hold).
+inline void keep_with_recording(const std::shared_ptr<fft_plan>& plan) {
+  if (capture_state* c = active_capture()) c->kept.push_back(buffer::borrowing(nullptr, plan));
+}
+
 template <class Attach>
 std::shared_ptr<fft_plan> plan_for(int dev, const fft_plan_key& key, const Attach& attach) {
   fft_plan_state& st = fft_plans_for(dev);
@@ -153,6 +161,7 @@ std::shared_ptr<fft_plan> plan_for(int dev, const fft_plan_key& key, const Attac
     if (it->first == key) {
       ++st.stats.hits;
       st.plans.splice(st.plans.begin(), st.plans, it);
+      keep_with_recording(st.plans.front().second);
       return st.plans.front().second;
     }
   }
@@ -184,6 +193,7 @@ std::shared_ptr<fft_plan> plan_for(int dev, const fft_plan_key& key, const Attac
     st.plans.emplace_front(key, plan);
     st.trim();
   }
+  keep_with_recording(plan);
   return plan;
 }
 

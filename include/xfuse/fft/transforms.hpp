@@ -10,8 +10,9 @@
 //   auto image = xf::irfft2(xf::rfft2(img) * transfer);    // a filter in the frequency domain
 //   auto windowed = xf::fft(x * window);                   // x * window written once, as cuFFT's input
 //
-// An expression operand costs one pass: one fused kernel writes it (cast, zero-padded or truncated
-// to n, scaled for the norm, the transformed axes moved last) into the block cuFFT reads, and an
+// An expression operand costs one pass: one fused kernel writes it (cast, zero-padded, scaled for
+// the norm, the transformed axes moved last) into the block cuFFT reads (an expression that n
+// truncates is evaluated into an array first, then sliced: one pass more), and an
 // array that cuFFT can read in place (its advanced layouts) is not copied at all. With
 // xf::set_fft_callbacks(true) the operand is evaluated in cuFFT's loads instead
 // (load_callback.hpp).
@@ -35,9 +36,19 @@ template <class E>
 inline constexpr bool fft_operand = expression<E> && (rank_v<E> >= 1);
 
 // Calls of at most three distinct axes, from the end of `axes` (NumPy transforms the last first).
-inline std::vector<std::pair<std::size_t, std::size_t>> fft_calls(const std::vector<int>& axes, std::size_t begin,
-                                                                    std::size_t end) {
+// Transforms along distinct axes commute, padding included; an axis given twice (with possibly
+// different lengths) does not, so then each axis is its own call, front first if `front_first`
+// (irfftn's order) and from the end otherwise (fftn's and rfftn's).
+inline std::vector<std::pair<std::size_t, std::size_t>> fft_calls(const std::vector<int>& axes, std::size_t begin, std::size_t end,
+                                                                    bool front_first = false) {
   std::vector<std::pair<std::size_t, std::size_t>> calls;
+  bool repeats = false;
+  for (std::size_t i = begin; i < end; ++i)
+    for (std::size_t j = i + 1; j < end; ++j) repeats = repeats || axes[i] == axes[j];
+  if (repeats && front_first) {
+    for (std::size_t i = begin; i < end; ++i) calls.emplace_back(i, i + 1);
+    return calls;
+  }
   std::size_t hi = end;
   while (hi > begin) {
     std::size_t lo = hi - 1;
@@ -58,8 +69,8 @@ std::vector<T> part(const std::vector<T>& v, std::pair<std::size_t, std::size_t>
 // Complex transforms over `axes` (front to back as NumPy: the last first), the first call scaled.
 template <class Real, int R, class Src>
 array<complex<Real>, R, device> fft_device_complex(const Src& src, const fft_request& req, std::size_t begin, std::size_t end,
-                                                   bool inverse, double scale, bool scratch) {
-  const auto calls = fft_calls(req.axes, begin, end);
+                                                   bool inverse, double scale, bool scratch, bool front_first = false) {
+  const auto calls = fft_calls(req.axes, begin, end, front_first);
   if (calls.empty()) {
     if (scale == 1.0) return array<complex<Real>, R, device>(src.template astype<complex<Real>>());
     return array<complex<Real>, R, device>(src.template astype<complex<Real>>() * static_cast<Real>(scale));
@@ -91,7 +102,7 @@ auto fft_device(const E& e, const fft_request& req, bool inverse, double scale) 
     if (count == 1)
       return fft_device_call<fft_kind::complex_to_real, Real, R>(e, last_axis, last_length, true, scale, false);
     // The scale goes with the first call, which copies (or fuses) its input anyway.
-    auto spectrum = fft_device_complex<Real, R>(e, req, 0, count - 1, true, scale, false);
+    auto spectrum = fft_device_complex<Real, R>(e, req, 0, count - 1, true, scale, false, true);
     return fft_device_call<fft_kind::complex_to_real, Real, R>(spectrum, last_axis, last_length, true, 1.0, true);
   }
 }
@@ -193,6 +204,7 @@ template <class E>
 auto rfftn(const E& a, const fft_sizes& s = {}, const fft_axes& axes = {}, fft_norm norm = fft_norm::backward) {
   static_assert(!is_complex<value_t<E>>, "xf::rfftn: the input must be real");
   const auto req = detail::resolve_fft_axes(a.shape(), s, axes, false, "xf::rfftn");
+  if (req.axes.empty()) throw shape_error("xf::rfftn: at least one axis must be transformed");
   return detail::run_fft<detail::fft_kind::real_to_complex>(a, req, false, norm);
 }
 template <class E>
