@@ -69,5 +69,8 @@ if(NOT TARGET xfuse_fft)
   add_library(xfuse_fft INTERFACE)
   add_library(xfuse::fft ALIAS xfuse_fft)
   set_target_properties(xfuse_fft PROPERTIES EXPORT_NAME fft)
-  target_link_libraries(xfuse_fft INTERFACE xfuse CUDA::cufft CUDA::nvrtc)
+  # NVRTC's library itself: FindCUDAToolkit's CUDA::nvrtc also links the driver (libcuda), which
+  # NVRTC does not need and without which a program could then not start on a machine with no GPU
+  # driver (host arrays only). Evaluated where the target is used, installed or not.
+  target_link_libraries(xfuse_fft INTERFACE xfuse CUDA::cufft "$<TARGET_FILE:CUDA::nvrtc>")
 endif()
