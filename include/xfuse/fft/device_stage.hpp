@@ -221,9 +221,15 @@ array<fft_output_t<Kind, Real>, R, device> fft_device_call_fused(const Src& src,
     XF_CUDA_CHECK(cudaMalloc(&block_pointer, sizeof(void*) * fft_max_leaves));
     p.callback_arguments = buffer::owning(block_pointer, [](void* q) { XF_CUDA_CHECK_NOTHROW(cudaFree(q)); });
     void* info[1] = {block_pointer};
+#if XF_FFT_LTO_CALLBACKS
     check_cufft(cufftXtSetJITCallback(handle, "xf_load", p.callback_code->data(), p.callback_code->size(),
                                       fft_load_callback_type<Kind, Real>(), info),
                 "cufftXtSetJITCallback");
+#else
+    (void)handle;
+    (void)info;
+    throw error("xf::fft: cuFFT's LTO callbacks need CUDA 13 (cuFFT 12.0) or newer");
+#endif
   });
   write_leaf_pointers(plan->callback_arguments.get(), values, key.stream);
   const array<In, R, device> scratch(block);  // cuFFT's input buffer; the callback reads the operands
@@ -260,7 +266,7 @@ array<fft_output_t<Kind, Real>, R, device> fft_device_call(const Src& src, const
     }
   }
   if constexpr (fft_fusable_input<Src>) {
-    if (!in_layout && fft_callbacks() && pointers_fit<Src>() && leaves_on_current_device(src))
+    if (XF_FFT_LTO_CALLBACKS && !in_layout && fft_callbacks() && pointers_fit<Src>() && leaves_on_current_device(src))
       return fft_device_call_fused<Kind, Real, R>(src, order, need, out_shape, lengths, inverse, scale);
   }
   if (!in_layout) {

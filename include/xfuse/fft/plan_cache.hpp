@@ -18,6 +18,14 @@
 #include "../linalg/backend/common.hpp"
 #include "geometry.hpp"
 
+// cuFFT's LTO callbacks as cufftXtSetJITCallback(plan, symbol, ir, size, type, info): cuFFT 12.0
+// (CUDA 13) on. With an older toolkit every operand takes the one-kernel path.
+#if defined(CUFFT_VERSION) && CUFFT_VERSION >= 12000
+#define XF_FFT_LTO_CALLBACKS 1
+#else
+#define XF_FFT_LTO_CALLBACKS 0
+#endif
+
 namespace xf {
 
 // A cuFFT call that failed: the call and cuFFT's result code.
