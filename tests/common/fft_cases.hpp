@@ -174,6 +174,12 @@ void fft_known_values() {
   static_assert(std::is_same_v<xf::value_t<decltype(xf::fft(xf::asarray<int, Space>({1, 2, 3})))>, xf::complex128>);
   static_assert(std::is_same_v<xf::value_t<decltype(xf::irfft(xf::asarray<xf::complex64, Space>({{1, 0}})))>, float>);
   close(xf::fft(xf::asarray<int, Space>({1, 2, 3, 4})), {{10, 0}, {-2, 2}, {-2, 0}, {-2, -2}});
+  // Half precision computes in float32 and gives complex64.
+  const auto halves = xf::asarray<xf::half, Space>(std::vector<xf::half>{xf::half(1.0f), xf::half(2.0f), xf::half(3.0f), xf::half(4.0f)});
+  const auto from_half = xf::to_host(xf::rfft(halves));
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::rfft(halves))>, xf::complex64>);
+  REQUIRE(from_half.size() == 3);
+  CHECK((from_half[0] == xf::complex64(10, 0) && from_half[1] == xf::complex64(-2, 2) && from_half[2] == xf::complex64(-2, 0)));
 
   // Frequencies and shifts.
   xf::array<double, 1, Space> f = xf::fftfreq(5, 0.1);
