@@ -10,24 +10,13 @@ from cupy_elementwise import median_ms
 
 try:
     import torch
+    from torch_elementwise import median_ms as torch_median_ms
 except ImportError:  # PyTorch is optional
     torch = None
 
 
-def torch_ms(fn, reps=21):
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
-    times.sort()
-    return times[len(times) // 2]
+def torch_ms(fn):
+    return torch_median_ms(fn, reps=21)
 
 
 def main(out_path):

@@ -386,6 +386,9 @@ void fft_special_inputs() {
   CHECK_THROWS_AS(xf::fftn(m, {4, 4, 4}), xf::shape_error);
   CHECK_THROWS_AS(xf::fftn(m, {4}, {0, 1}), xf::shape_error);
   CHECK_THROWS_AS(xf::fftfreq(0), xf::shape_error);
+  // Lengths whose arrays no 64-bit byte count holds are refused before anything is allocated.
+  CHECK_THROWS_WITH(xf::fft(x, xf::index_t{1} << 61), XF_CONTAINS("xf::fft: array is too big"));
+  CHECK_THROWS_WITH(xf::rfftn(m, {xf::index_t{1} << 40, xf::index_t{1} << 40}), XF_CONTAINS("array is too big"));
   CHECK_THROWS_WITH(xf::rfftn(m, xf::fft_sizes(std::vector<xf::index_t>{})), XF_CONTAINS("xf::rfftn: at least one axis"));
   CHECK_THROWS_AS(xf::irfftn(m.template astype<xf::complex128>(), {}, xf::fft_axes(std::vector<int>{})), xf::shape_error);
   CHECK_THROWS_AS(xf::fftn(m, {4, -2}), xf::shape_error);

@@ -83,17 +83,12 @@ auto fft_full_convolution(const A& a, const B& b, const dims<R>& full) {
   fft_sizes fast;
   for (int d = 0; d < R; ++d) fast.values.push_back(fft_fast_length(full[d]));
   fast.given = true;
-  // With callbacks, the operands as expressions (cuFFT's loads pad them); else as arrays (each
-  // padded into cuFFT's input block: a clearing pass and a copy, which measured faster on an
-  // H200 than one gather kernel, 0.397 against 0.415 ms for the whole 2048^2 * 255^2 case).
+  // Each operand padded to `fast` as cuFFT reads it (callbacks on) or by a clearing pass and a copy
+  // into cuFFT's input block (faster on an H200 than one gather kernel: 0.397 against 0.415 ms for
+  // the whole 2048^2 * 255^2 case).
   const auto spectrum = [&](const auto& operand) {
-    if constexpr (is_complex<T>) {
-      if (fft_callbacks()) return fftn(operand.template astype<T>(), fast);
-      return fftn(as_array_of<T>(operand), fast);
-    } else {
-      if (fft_callbacks()) return rfftn(operand.template astype<T>(), fast);
-      return rfftn(as_array_of<T>(operand), fast);
-    }
+    if constexpr (is_complex<T>) return fftn(as_array_of<T>(operand), fast);
+    else return rfftn(as_array_of<T>(operand), fast);
   };
   auto result = [&] {
     if constexpr (is_complex<T>) return ifftn(spectrum(a) * spectrum(b), fast);

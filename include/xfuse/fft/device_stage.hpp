@@ -103,21 +103,23 @@ array<In, R, device> fft_staged_copy(const Src& src, const dims<R>& need, const 
   return whole_block;
 }
 
-// The layout cuFFT reads `a` with, its transformed axes `order` puts last, if it can.
+// The layout cuFFT reads `a` with, its transformed axes `order` puts last, if it can. cuFFT reads
+// real data as pairs, so the first element must sit on a complex boundary (x[1:] of doubles does not).
 template <class T, int R>
 std::optional<fft_layout> fft_layout_of(const array<T, R, device>& a, const fft_order<R>& order) {
+  if (reinterpret_cast<std::uintptr_t>(a.data()) % sizeof(complex<real_t<T>>) != 0) return std::nullopt;
   return advanced_layout(order.apply(a.shape()), order.apply(a.strides()), order.rank);
 }
 
 // The output of a call: C order when cuFFT can write it so (e.g. a transform along axis 0 of a
-// matrix), else contiguous with the transformed axes last, seen in the input's axis order.
+// matrix), else contiguous with the transformed axes last, seen in the input's axis order. Pool
+// memory is aligned, so only the strides decide.
 template <class Out, int R>
 std::pair<array<Out, R, device>, fft_layout> fft_output_block(const dims<R>& shape, const fft_order<R>& order) {
-  array<Out, R, device> out(shape);
-  if (auto l = fft_layout_of<Out, R>(out, order)) return {out, *l};
-  array<Out, R, device> block(order.apply(shape));
-  array<Out, R, device> view = block.transpose(order.inverse);
-  return {view, *fft_layout_of<Out, R>(view, order)};
+  if (auto l = advanced_layout(order.apply(shape), order.apply(c_strides(shape)), order.rank)) return {array<Out, R, device>(shape), *l};
+  const array<Out, R, device> block(order.apply(shape));
+  const array<Out, R, device> view = block.transpose(order.inverse);
+  return {view, *advanced_layout(order.apply(view.shape()), order.apply(view.strides()), order.rank)};
 }
 
 template <fft_kind Kind, class Real>
@@ -191,7 +193,8 @@ cufftXtCallbackType fft_load_callback_type() {
   else return single ? CUFFT_CB_LD_COMPLEX : CUFFT_CB_LD_COMPLEX_DOUBLE;
 }
 
-// The call with `src` evaluated in cuFFT's loads (load_callback.hpp). cuFFT still takes an input
+// The call with `src` (an expression, or an array cuFFT cannot read as it is) evaluated in cuFFT's
+// loads (load_callback.hpp). cuFFT still takes an input
 // buffer (a complex-to-real plan uses it as scratch): one from the pool, never read or written by us.
 template <fft_kind Kind, class Real, int R, class Src>
 array<fft_output_t<Kind, Real>, R, device> fft_device_call_fused(const Src& src, const fft_order<R>& order, const dims<R>& need,
@@ -252,20 +255,19 @@ array<fft_output_t<Kind, Real>, R, device> fft_device_call(const Src& src, const
   const dims<R> out_shape = fft_output_extents<R>(src.shape(), Kind, axes, lengths);
   if (product(out_shape) == 0) return array<Out, R, device>(out_shape);
 
-  // Read in place when cuFFT can and nothing needs changing; else copy (cast, pad, scale, reorder).
+  // Read in place when cuFFT can and nothing needs changing; else evaluate in cuFFT's loads
+  // (callbacks on) or copy (cast, pad, scale, reorder) into a block cuFFT reads.
   array<In, R, device> input;
   std::optional<fft_layout> in_layout;
   bool scaled = false;
   if constexpr (std::is_same_v<Src, array<In, R, device>>) {
     const bool may_overwrite = Kind != fft_kind::complex_to_real || scratch_input;
-    // cuFFT reads real input as pairs: a real view must start on a complex boundary (x[1:] of doubles does not).
-    const bool aligned = reinterpret_cast<std::uintptr_t>(src.data()) % sizeof(complex<Real>) == 0;
-    if (src.shape() == need && may_overwrite && aligned && src.device_id() == device::current_id()) {
+    if (src.shape() == need && may_overwrite && src.device_id() == device::current_id()) {
       in_layout = fft_layout_of<In, R>(src, order);
       if (in_layout) input = src;
     }
   }
-  if constexpr (fft_fusable_input<Src>) {
+  if constexpr (fft_source_expr<Src>) {
     if (XF_FFT_LTO_CALLBACKS && !in_layout && fft_callbacks() && pointers_fit<Src>() && leaves_on_current_device(src))
       return fft_device_call_fused<Kind, Real, R>(src, order, need, out_shape, lengths, inverse, scale);
   }

@@ -40,7 +40,7 @@ auto fft_shifted(const E& x, const fft_axes& axes, bool inverse, const char* op)
   if (!axes.given)
     for (int d = 0; d < R; ++d) chosen.push_back(d);
   for (int axis : chosen) {
-    const int d = fft_axis(axis, R, op);
+    const int d = normalize_axis_of(axis, a.shape(), op);
     const index_t n = a.shape()[d];
     shifts[d] += inverse ? -(n / 2) : n / 2;
   }

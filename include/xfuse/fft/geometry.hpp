@@ -13,6 +13,7 @@
 
 #include "../core/error.hpp"
 #include "../core/shape.hpp"
+#include "../manip/views.hpp"
 
 namespace xf {
 
@@ -56,15 +57,19 @@ inline std::string fft_list(const std::vector<index_t>& v) {
   return s + (v.size() == 1 ? ",)" : ")");
 }
 
-inline int fft_axis(int axis, int rank, const char* op) {
-  if (axis < -rank || axis >= rank)
-    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for an array of rank " +
-                      std::to_string(rank));
-  return axis < 0 ? axis + rank : axis;
-}
-
 inline void check_fft_length(index_t n, const char* op) {
   if (n < 1) throw shape_error(std::string(op) + ": invalid number of data points (" + std::to_string(n) + ") specified");
+}
+
+// Throws xf::shape_error unless the array with each transformed axis at its (largest) length
+// fits a 64-bit byte count in complex128: no size computed on the way can overflow.
+template <std::size_t R>
+void check_fft_extents(std::array<index_t, R> shape, const fft_request& r, const char* op) {
+  for (std::size_t i = 0; i < r.axes.size(); ++i) {
+    index_t& extent = shape[static_cast<std::size_t>(r.axes[i])];
+    extent = i == 0 || extent < r.lengths[i] ? r.lengths[i] : extent;
+  }
+  checked_size(shape, 16, op);
 }
 
 // One axis (fft, rfft, irfft, hfft, ...). `real_output`: n defaults to 2 * (m - 1) (irfft, hfft).
@@ -72,10 +77,12 @@ template <std::size_t R>
 fft_request resolve_fft_axis(const std::array<index_t, R>& shape, std::optional<index_t> n, int axis, bool real_output,
                              const char* op) {
   static_assert(R >= 1, "xf::fft: a 0-d array has no axis to transform");
-  const int a = fft_axis(axis, static_cast<int>(R), op);
+  const int a = normalize_axis_of(axis, shape, op);
   const index_t length = n ? *n : real_output ? 2 * (shape[a] - 1) : shape[a];
   check_fft_length(length, op);
-  return {{a}, {length}};
+  fft_request r{{a}, {length}};
+  check_fft_extents(shape, r, op);
+  return r;
 }
 
 // Several axes (fftn, rfftn, irfftn, fft2, ...), as numpy.fft's _cook_nd_args: without axes, the
@@ -97,7 +104,7 @@ fft_request resolve_fft_axes(const std::array<index_t, R>& shape, const fft_size
   if (s.given && s.values.size() != given.size())
     throw shape_error(std::string(op) + ": s " + fft_list(s.values) + " and axes must have the same length");
   for (std::size_t i = 0; i < given.size(); ++i) {
-    const int a = fft_axis(given[i], rank, op);
+    const int a = normalize_axis_of(given[i], shape, op);
     const bool last = i + 1 == given.size();
     // NumPy 2: -1 in s takes the input's whole extent along that axis.
     const index_t length = s.given ? (s.values[i] == -1 ? shape[a] : s.values[i]) : (real_output && last) ? 2 * (shape[a] - 1) : shape[a];
@@ -106,7 +113,15 @@ fft_request resolve_fft_axes(const std::array<index_t, R>& shape, const fft_size
     r.lengths.push_back(length);
   }
   if (r.axes.empty() && real_output) throw shape_error(std::string(op) + ": at least one axis must be transformed");
+  check_fft_extents(shape, r, op);
   return r;
+}
+
+// The number of points a request transforms (the product of its lengths), as numpy.fft scales by.
+inline double fft_points(const fft_request& req) {
+  double points = 1;
+  for (index_t n : req.lengths) points *= static_cast<double>(n);
+  return points;
 }
 
 // The factor a transform of `points` points multiplies by under `norm` (inverse: the inverse direction).

@@ -6,6 +6,8 @@
 
 #include <complex>
 #include <map>
+#include <new>
+#include <stdexcept>
 #include <vector>
 
 #include "../exec/as_array.hpp"
@@ -101,14 +103,17 @@ auto fft_host_unchecked(const E& e, const fft_request& req, bool inverse, double
 // out is xf::out_of_memory.
 template <fft_kind Kind, class Real, class E>
 auto fft_host(const E& e, const fft_request& req, bool inverse, double scale) {
+  const auto out_of_memory_error = [&] {
+    return out_of_memory("xf::fft: cannot allocate the host memory for a transform of " + std::to_string(fft_points(req)) +
+                             " points over an array of shape " + to_string(e.shape()),
+                         0, 0, 0, 0, -1);
+  };
   try {
     return fft_host_unchecked<Kind, Real>(e, req, inverse, scale);
   } catch (const std::bad_alloc&) {
-    double points = 1;
-    for (index_t n : req.lengths) points *= static_cast<double>(n);
-    throw out_of_memory("xf::fft: cannot allocate the host memory for a transform of " + std::to_string(static_cast<long double>(points)) +
-                            " points over an array of shape " + to_string(e.shape()),
-                        0, 0, 0, 0, -1);
+    throw out_of_memory_error();
+  } catch (const std::length_error&) {  // a vector longer than it may be
+    throw out_of_memory_error();
   }
 }
 

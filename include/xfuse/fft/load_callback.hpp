@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // An element-wise expression evaluated as cuFFT loads a transform's input: `xf::fft(x * w)`,
-// `xf::irfft(xf::rfft(x) * H)`. The expression's type and the call's geometry decide, at compile
+// `xf::irfft(xf::rfft(x) * H)`, or an array that cuFFT cannot read as it is (a cast, zero padding,
+// the norm's scale, another axis order, a complex-to-real input). The expression's type and the call's geometry decide, at compile
 // time and when the call is planned, a CUDA function `xf_load(dataIn, offset, info, shared)` (cuFFT's
 // LTO load callback): it turns the offset into coordinates of the transform's input block, reads
 // each leaf at its own strides (broadcasting, views, the transformed axes moved last), pads with
@@ -70,10 +71,6 @@ inline constexpr bool fft_source_expr<node<Op, Cs...>> =
     !((std::is_same_v<Op, ops::divide> || std::is_same_v<Op, ops::sqrt> || std::is_same_v<Op, ops::exp>) &&
       is_complex<typename node<Op, Cs...>::input_type>) &&
     !(is_cast_op<Op> && is_complex<typename node<Op, Cs...>::input_type> && !is_complex<typename node<Op, Cs...>::value_type>);
-
-// An expression (not a lone array) that the load callback can evaluate.
-template <class E>
-inline constexpr bool fft_fusable_input = fft_source_expr<E> && !requires { std::declval<const E&>().data(); };
 
 // ---------------------------------------------------------------- the source
 template <class T>

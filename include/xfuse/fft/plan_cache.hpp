@@ -40,7 +40,7 @@ class cufft_error : public error {
 
 // What a plan cache holds and has done (xf::fft_plan_cache(device).stats()).
 struct fft_plan_cache_stats {
-  std::size_t plans = 0;       // held now
+  std::size_t plans = 0;       // held now (the cache's size)
   std::size_t size_limit = 0;  // most held at once (0: plans are not kept)
   std::size_t hits = 0, misses = 0, evictions = 0;
 };
@@ -120,7 +120,6 @@ struct fft_plan_state {
       plans.pop_back();
       ++stats.evictions;
     }
-    stats.plans = plans.size();
   }
 };
 
@@ -222,7 +221,12 @@ inline void execute_plan(fft_plan& plan, void* in, void* out, int direction) {
 class fft_plan_cache_view {
  public:
   explicit fft_plan_cache_view(int device) : device_(device) {}
-  fft_plan_cache_stats stats() const { return detail::fft_plans_for(device_).stats; }
+  fft_plan_cache_stats stats() const {
+    const auto& st = detail::fft_plans_for(device_);
+    fft_plan_cache_stats s = st.stats;
+    s.plans = st.plans.size();
+    return s;
+  }
   std::size_t size() const { return detail::fft_plans_for(device_).plans.size(); }
   std::size_t size_limit() const { return detail::fft_plans_for(device_).stats.size_limit; }
   // At most `plans` plans are kept (0 keeps none); the least recently used go first.
@@ -233,9 +237,7 @@ class fft_plan_cache_view {
   }
   // Destroys every plan (cuFFT frees its tables, which waits for the device).
   void clear() {
-    auto& st = detail::fft_plans_for(device_);
-    st.plans.clear();
-    st.stats.plans = 0;
+    detail::fft_plans_for(device_).plans.clear();
   }
 
  private:

@@ -111,9 +111,7 @@ auto fft_device(const E& e, const fft_request& req, bool inverse, double scale) 
 template <fft_kind Kind, class E>
 auto run_fft(const E& e, const fft_request& req, bool inverse, fft_norm norm) {
   using Real = fft_real_of<value_t<E>>;
-  double points = 1;
-  for (index_t n : req.lengths) points *= static_cast<double>(n);
-  const double scale = fft_scale(norm, points, inverse);
+  const double scale = fft_scale(norm, fft_points(req), inverse);
   if constexpr (std::is_same_v<resolved_space_t<space_t<E>>, host>) return fft_host<Kind, Real>(e, req, inverse, scale);
   else return fft_device<Kind, Real>(e, req, inverse, scale);
 }
@@ -126,9 +124,8 @@ auto irfftn_of_real_spectrum(const E& e, const fft_sizes& s, const char* op) {
   constexpr int R = rank_v<E>;
   const auto req = resolve_fft_axes(e.shape(), s, {}, true, op);
   if constexpr (!std::is_same_v<resolved_space_t<space_t<E>>, host> && R <= 3) {
-    double points = 1;
-    for (index_t n : req.lengths) points *= static_cast<double>(n);
-    return fft_device_call<fft_kind::complex_to_real, fft_real_of<value_t<E>>, R>(e, req.axes, req.lengths, true, 1.0 / points, false);
+    return fft_device_call<fft_kind::complex_to_real, fft_real_of<value_t<E>>, R>(e, req.axes, req.lengths, true, 1.0 / fft_points(req),
+                                                                                  false);
   } else {
     return run_fft<fft_kind::complex_to_real>(e, req, true, fft_norm::backward);
   }
