@@ -19,3 +19,4 @@
 #include "linalg/svd.hpp"
 #include "linalg/chain.hpp"
 #include "linalg/rank.hpp"
+#include "linalg/covariance.hpp"

@@ -19,3 +19,6 @@
 #include "manip/shape.hpp"
 #include "manip/mask.hpp"
 #include "manip/edit.hpp"
+#include "manip/differences.hpp"
+#include "manip/lookup.hpp"
+#include "manip/lexsort.hpp"
