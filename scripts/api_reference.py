@@ -45,7 +45,7 @@ OVERRIDES = {  # counterparts that follow no rule above ("group name" keys one h
     "xf::complex128": "numpy.complex128", "xf::index_t": "numpy.intp", "xf::kind": "numpy.dtype.kind",
     "xf::kind_of": "numpy.dtype.kind", "xf::dtype": "numpy.dtype", "xf::dtype_of": "numpy.dtype",
     "xf::dtype_name": "numpy.dtype.name", "xf::promote_t": "numpy.result_type", "xf::keepdims": "keepdims=True",
-    "xf::ddof": "ddof=", "xf::slice": "slice", "xf::_": "None", "xf::newaxis": "numpy.newaxis", "xf::all": "numpy.all",
+    "xf::ddof": "ddof=", "xf::edge_order": "numpy.gradient", "xf::slice": "slice", "xf::_": "None", "xf::newaxis": "numpy.newaxis", "xf::all": "numpy.all",
     "xf::reduce": "cupy.ReductionKernel", "xf::reducer": "cupy.ReductionKernel", "xf::softmax": "scipy.special.softmax",
     "xf::log_softmax": "scipy.special.log_softmax", "xf::dist::softmax": "scipy.special.softmax",
     "xf::dist::log_softmax": "scipy.special.log_softmax", "xf::logsumexp": "scipy.special.logsumexp",

@@ -65,8 +65,8 @@ auto average(const A& a, int axis, const W& w) {
                         std::to_string(at) + " of a's shape " + to_string(a.shape()));
     dims<R> along{};
     for (int d = 0; d < R; ++d) along[d] = d == at ? w.shape()[0] : 1;
-    const auto weights = detail::as_array(w).reshape(along);  // broadcasts along the other axes
-    return eval(sum<Out>(a.template astype<Out>() * weights.template astype<Out>(), at) / sum<Out>(w));
+    const auto weights = detail::as_array<detail::operands_space_t<A, W>>(w).reshape(along);  // broadcasts along the other axes
+    return eval(sum<Out>(a.template astype<Out>() * weights.template astype<Out>(), at) / sum<Out>(weights));
   }
 }
 

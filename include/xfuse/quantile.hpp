@@ -27,19 +27,6 @@ namespace detail {
 template <class T>
 using quantile_result_t = std::conditional_t<std::is_floating_point_v<compute_t<T>>, T, double>;
 
-// x * y rounded on its own: the device must not contract it with the following add into a fused
-// multiply-add, or the interpolation would differ from NumPy's (and the host's) in the last bit.
-template <class C>
-XF_HD XF_FORCEINLINE C rounded_product(C x, C y) {
-#if XF_DEVICE_PASS
-  if constexpr (std::is_same_v<C, float>) return __fmul_rn(x, y);
-  else return __dmul_rn(x, y);
-#else
-  volatile C product = x * y;  // stored: no contraction where the host has FMA (aarch64, -ffp-contract=fast)
-  return product;
-#endif
-}
-
 // One result from the keys of rank lo and lo + 1 (hi) of a line: NumPy's _lerp with the weight
 // gamma of hi (computed as NumPy does, so the rounding is NumPy's for float, double and integers;
 // 16-bit floats interpolate in float and round once, where NumPy rounds each step to half), or for
@@ -51,14 +38,14 @@ struct order_statistic {
   using C = compute_t<Out>;
   double gamma = 0;  // median: 0 for one middle value, else 0.5
   XF_HD Out from_keys(K lo, K hi, bool any_nan) const {
-    if (any_nan) return convert<Out>(std::numeric_limits<C>::quiet_NaN());
+    if (any_nan) return convert<Out>(limits<C>::quiet_NaN());
     const C a = convert<C>(from_radix_key<T>{}(lo)), b = convert<C>(from_radix_key<T>{}(hi));
     if constexpr (Median) {
       return convert<Out>(gamma == 0 ? a : (a + b) / C(2));
     } else {
       const C diff = b - a;
-      return convert<Out>(gamma >= 0.5 ? b - rounded_product(diff, static_cast<C>(1 - gamma))
-                                       : a + rounded_product(diff, static_cast<C>(gamma)));
+      return convert<Out>(gamma >= 0.5 ? b - math::rounded_product(diff, static_cast<C>(1 - gamma))
+                                       : a + math::rounded_product(diff, static_cast<C>(gamma)));
     }
   }
   // A sorted line: its keys of rank lo and hi, and its last key (NaN sorts last).
@@ -149,8 +136,8 @@ auto order_statistics(const E& e, const std::vector<double>& qs, int axis, const
   }
   const index_t n = all_elements ? e.size() : e.shape()[axis];
   array<quantile_result_t<T>, Kept + 1, S> result(shape);
+  if (result.size() == 0) return result;  // no q (NumPy: an empty result), or no line
   const index_t lines = n == 0 ? 0 : result.size() / static_cast<index_t>(qs.size());
-  if (result.size() == 0) return result;
   if (n == 0) {
     if constexpr (!Median)
       throw index_error(std::string(op) + ": zero-size reduction (shape " + to_string(e.shape()) +
@@ -286,3 +273,6 @@ auto median(const E& e, int axis, keepdims_t) {
 }
 
 }  // namespace xf
+
+// nanquantile, nanpercentile and nanmedian: the same order statistics with NaN left out.
+#include "sort/nan_quantile.hpp"

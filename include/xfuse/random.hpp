@@ -58,9 +58,9 @@ auto draw_node(const Draw& d, const std::array<index_t, N>& shape, const char* o
 // Draws whose elements read streams of their own (random/rejection.hpp): 2^20 Philox blocks an
 // element, so at most 2^44 elements.
 template <std::size_t N>
-void check_rejection_size(const std::array<index_t, N>& shape, const char* op) {
-  if (product(shape) > (index_t{1} << 44))
-    throw error(std::string(op) + ": at most 2^44 values per draw, not " + std::to_string(product(shape)));
+void check_rejection_size(const std::array<index_t, N>& shape, std::size_t itemsize, const char* op) {
+  const index_t count = checked_size(shape, itemsize, op);
+  if (count > (index_t{1} << 44)) throw error(std::string(op) + ": at most 2^44 values per draw, not " + std::to_string(count));
 }
 
 template <class T>
@@ -73,6 +73,8 @@ auto uniform(const std::array<index_t, N>& shape, generator& g, double low = 0.0
   static_assert(detail::float_draw<T>, "xf::random::uniform: a floating element type (float, double, half, bfloat16)");
   using C = detail::draw_compute_t<T>;
   if (!(low <= high)) throw error("xf::random::uniform: low (" + std::to_string(low) + ") must not exceed high (" + std::to_string(high) + ")");
+  if (!std::isfinite(high - low))  // NumPy's OverflowError: no finite value spans the range
+    throw error("xf::random::uniform: high - low (" + std::to_string(high) + " - " + std::to_string(low) + ") exceeds the valid range");
   detail::uniform_draw<T> d{};
   d.key = g.next_key();
   d.low = static_cast<C>(low);
@@ -166,7 +168,7 @@ auto poisson(const std::array<index_t, N>& shape, generator& g, double lam = 1.0
   if (!(lam >= 0) || lam > 1e13 || lam > static_cast<double>(std::numeric_limits<T>::max()) / 2 - 100)
     throw error(std::string("xf::random::poisson: lam must be in [0, 1e13] and far enough below ") + dtype_name<T> +
                 "'s maximum, not " + std::to_string(lam));
-  detail::check_rejection_size(shape, "xf::random::poisson");
+  detail::check_rejection_size(shape, sizeof(T), "xf::random::poisson");
   detail::poisson_draw<T> d{};
   d.key = g.next_key();
   d.lam = lam;
@@ -195,7 +197,7 @@ auto gamma(const std::array<index_t, N>& shape, generator& g, double shape_param
   if (!(shape_parameter >= 0) || !(scale >= 0) || shape_parameter > 1e300)
     throw error("xf::random::gamma: the shape must be in [0, 1e300] and the scale >= 0, not " + std::to_string(shape_parameter) +
                 " and " + std::to_string(scale));
-  detail::check_rejection_size(shape, "xf::random::gamma");
+  detail::check_rejection_size(shape, sizeof(T), "xf::random::gamma");
   detail::gamma_draw<T> d{};
   d.key = g.next_key();
   d.k = detail::gamma_constants::of(shape_parameter);
@@ -218,7 +220,7 @@ auto beta(const std::array<index_t, N>& shape, generator& g, double a, double b)
   static_assert(detail::float_draw<T>, "xf::random::beta: a floating element type (float, double, half, bfloat16)");
   if (!(a >= 1e-300) || !(b >= 1e-300) || a > 1e300 || b > 1e300)
     throw error("xf::random::beta: a and b must be in [1e-300, 1e300], not " + std::to_string(a) + " and " + std::to_string(b));
-  detail::check_rejection_size(shape, "xf::random::beta");
+  detail::check_rejection_size(shape, sizeof(T), "xf::random::beta");
   detail::beta_draw<T> d{};
   d.key = g.next_key();
   d.a = a;
@@ -240,7 +242,7 @@ auto binomial(const std::array<index_t, N>& shape, generator& g, std::int64_t n,
       !(p >= 0 && p <= 1))
     throw error(std::string("xf::random::binomial: n must be in [0, 2^61] and at most ") + dtype_name<T> +
                 "'s maximum, and p in [0, 1], not " + std::to_string(n) + " and " + std::to_string(p));
-  detail::check_rejection_size(shape, "xf::random::binomial");
+  detail::check_rejection_size(shape, sizeof(T), "xf::random::binomial");
   detail::binomial_draw<T> d{};
   d.key = g.next_key();
   d.n = n;

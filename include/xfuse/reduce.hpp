@@ -100,10 +100,12 @@ void run_reduce_plan(const Plan& p, const E& e, const char* name) {
   }
 }
 
-template <bool Keep, std::size_t N, class Op, class E>
+// The result lives in Space: e's own by default, or the space of the other operands of a call
+// that reduces a generator beside them (xf::eval of several descriptions, xf::average).
+template <bool Keep, class Space, std::size_t N, class Op, class E>
 auto reduce_over(const E& e, const std::array<int, N>& axes, const Op& op, const char* name) {
   constexpr int RK = rank_v<E> - static_cast<int>(N);
-  using S = resolved_space_t<space_t<E>>;
+  using S = std::conditional_t<std::is_void_v<Space>, resolved_space_t<space_t<E>>, Space>;
   const auto shape = shape_of_reduction(e.shape(), axes);
   array<typename Op::out_type, RK, S> result(shape.kept);
   check_has_elements<Op>(shape.reduced_count, result.size(), e.shape(), name);

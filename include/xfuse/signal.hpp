@@ -104,9 +104,8 @@ auto signal_1d(const A& a_in, const V& v_in, conv_mode mode, const char* op) {
   using T = signal_t<A, V>;
   static_assert(rank_v<A> == 1 && rank_v<V> == 1, "xf::convolve / xf::correlate: 1-D operands (convolve2d for matrices)");
   static_assert(signal_element<T>, "xf::convolve / xf::correlate: float, double, complex64 or complex128 operands");
-  using Space = resolved_space_t<space_t<A>>;
-  static_assert(std::is_same_v<Space, resolved_space_t<space_t<V>>>, "xf::convolve: one operand is on the host, the other on the device");
-  const array<T, 1, Space> a = as_array_of<T>(a_in), v = as_array_of<T>(v_in);
+  using Space = operands_space_t<A, V>;
+  const array<T, 1, Space> a = as_array_of<T, Space>(a_in), v = as_array_of<T, Space>(v_in);
   require_nonempty(a, op, "the first operand");
   require_nonempty(v, op, "the second operand");
   const index_t m = a.size(), n = v.size();
@@ -132,9 +131,8 @@ auto signal_2d(const A& a_in, const V& v_in, conv_mode mode, const char* op, std
   using T = signal_t<A, V>;
   static_assert(rank_v<A> == 2 && rank_v<V> == 2, "xf::convolve2d / xf::correlate2d: 2-D operands");
   static_assert(signal_element<T>, "xf::convolve2d / xf::correlate2d: float, double, complex64 or complex128 operands");
-  using Space = resolved_space_t<space_t<A>>;
-  static_assert(std::is_same_v<Space, resolved_space_t<space_t<V>>>, "xf::convolve2d: one operand is on the host, the other on the device");
-  const array<T, 2, Space> a = as_array_of<T>(a_in), v = as_array_of<T>(v_in);
+  using Space = operands_space_t<A, V>;
+  const array<T, 2, Space> a = as_array_of<T, Space>(a_in), v = as_array_of<T, Space>(v_in);
   require_nonempty(a, op, "in1");
   require_nonempty(v, op, "in2");
   const index_t m = a.shape(0), n = a.shape(1), p = v.shape(0), q = v.shape(1);

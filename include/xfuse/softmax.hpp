@@ -11,14 +11,14 @@
 namespace xf {
 
 // scipy.special.softmax(e, axis): exp(e - max) / sum(exp(e - max)) along the axis, e's shape and
-// element type. A NaN in a row makes the row NaN.
+// element type. A NaN in a row makes the row NaN; an empty axis is an xf::shape_error (SciPy raises).
 template <expression E>
 auto softmax(const E& e, int axis) {
   return detail::rows_of<detail::row_result::softmax>(e, axis, "xf::softmax");
 }
 
 // scipy.special.log_softmax(e, axis): (e - m) - log(sum(exp(e - m))) with m the row's maximum, or
-// 0 where that is not finite.
+// 0 where that is not finite. An empty axis is an xf::shape_error, as for softmax.
 template <expression E>
 auto log_softmax(const E& e, int axis) {
   return detail::rows_of<detail::row_result::log_softmax>(e, axis, "xf::log_softmax");

@@ -475,10 +475,10 @@ void fftconvolve_cases() {
   CHECK(xf::fftconvolve(none, kernel, xf::conv_mode::valid).size() == 0);
   const auto cube = random_array<double, Space, 3>({4, 4, 4});
   CHECK_THROWS_WITH(xf::fftconvolve(cube, cube, xf::conv_mode::full, xf::conv_method::direct), XF_CONTAINS("direct method"));
-  CHECK(xf::detail::fft_fast_length(2302) == 2304);
-  CHECK(xf::detail::fft_fast_length(1) == 1);
-  CHECK(xf::detail::fft_fast_length(97) == 98);
-  CHECK(xf::detail::fft_fast_length(4097) == 4116);
+  CHECK(xf::detail::fft_fast_length(2302, "test") == 2304);
+  CHECK(xf::detail::fft_fast_length(1, "test") == 1);
+  CHECK(xf::detail::fft_fast_length(97, "test") == 98);
+  CHECK(xf::detail::fft_fast_length(4097, "test") == 4116);
 }
 
 }  // namespace xf_test

@@ -825,6 +825,28 @@ void more_float_helpers_match_numpy() {
                                  std::vector<double>{1.0, 1.0}, std::vector<std::int64_t>{std::int64_t{1} << 40, -(std::int64_t{1} << 40)}),
                  std::vector<double>{dinf, 0.0}, "ldexp huge");
 
+  // 8- and 16-bit exponents: the clamp used to be written in the exponent's type, which wraps.
+  // np.ldexp(1.0, int8 [1, -1, 5, -128, 127]): [2.0, 0.5, 32.0, 2.938735877055719e-39, 1.7014118346046923e+38]
+  const auto ldexp_of = [](const auto& a, const auto& b) { return xf::ldexp(a, b); };
+  require_values(evaluate<Space>("ldexp int8", 0, ldexp_of, std::vector<double>(5, 1.0), std::vector<std::int8_t>{1, -1, 5, -128, 127}),
+                 std::vector<double>{2.0, 0.5, 32.0, 2.938735877055719e-39, 1.7014118346046923e+38}, "ldexp int8");
+  // np.ldexp(1.0, int16 [3, -3, 300, -1074, 1023, 32767, -32768]): [8.0, 0.125, 2.037035976334486e+90, 5e-324, 8.98846567431158e+307, inf, 0.0]
+  require_values(evaluate<Space>("ldexp int16", 0, ldexp_of, std::vector<double>(7, 1.0),
+                                 std::vector<std::int16_t>{3, -3, 300, -1074, 1023, 32767, -32768}),
+                 std::vector<double>{8.0, 0.125, 2.037035976334486e+90, 5e-324, 8.98846567431158e+307, dinf, 0.0}, "ldexp int16");
+  // np.ldexp(1.0, uint8 [200, 0, 255, 1]): [1.6069380442589903e+60, 1.0, 5.78960446186581e+76, 2.0]
+  require_values(evaluate<Space>("ldexp uint8", 0, ldexp_of, std::vector<double>(4, 1.0), std::vector<std::uint8_t>{200, 0, 255, 1}),
+                 std::vector<double>{1.6069380442589903e+60, 1.0, 5.78960446186581e+76, 2.0}, "ldexp uint8");
+  // np.ldexp(1.0, uint16 [1023, 1024, 0, 65535]): [8.98846567431158e+307, inf, 1.0, inf]
+  require_values(evaluate<Space>("ldexp uint16", 0, ldexp_of, std::vector<double>(4, 1.0), std::vector<std::uint16_t>{1023, 1024, 0, 65535}),
+                 std::vector<double>{8.98846567431158e+307, dinf, 1.0, dinf}, "ldexp uint16");
+  // np.ldexp(f32 [1.5] * 4, int8 [1, -1, 127, -128]): [3.0, 0.75, 2.5521177519070385e+38, 4.408103815583578e-39]
+  require_values(evaluate<Space>("ldexp f32 int8", 0, ldexp_of, std::vector<float>(4, 1.5f), std::vector<std::int8_t>{1, -1, 127, -128}),
+                 std::vector<float>{3.0f, 0.75f, 2.5521177519070385e+38f, 4.408103815583578e-39f}, "ldexp f32 int8");
+  // np.ldexp(f16 [1, 1, 1], int16 [3, -3, 16]): [8.0, 0.125, inf] (float16)
+  require_values(evaluate<Space>("ldexp f16 int16", 0, ldexp_of, std::vector<xf::half>(3, xf::half(1.0f)), std::vector<std::int16_t>{3, -3, 16}),
+                 std::vector<xf::half>{xf::half(8.0f), xf::half(0.125f), xf::half(inf)}, "ldexp f16 int16");
+
   // m, e = np.frexp([8.0, -3.0, 0.0, -0.0, 0.1, inf, nan, 5e-324]):
   // m [0.5, -0.75, 0.0, -0.0, 0.8, inf, nan, 0.5], e [4, 2, 0, 0, -3, 0, 0, -1073] (int32)
   const std::vector<double> fx = {8.0, -3.0, 0.0, -0.0, 0.1, dinf, dnan, 5e-324};
@@ -863,6 +885,22 @@ void more_float_helpers_match_numpy() {
   // np.sinc(f32 [0.0, 0.5, 0.25]): [1.0, 0.6366197466850281, 0.9003162980079651]
   require_values(evaluate<Space>("sinc f32", 1, [](const auto& a) { return xf::sinc(a); }, std::vector<float>{0.0f, 0.5f, 0.25f}),
                  std::vector<float>{1.0f, 0.6366197466850281f, 0.9003162980079651f}, "sinc f32", 1);
+
+  // np.sinc is no ufunc: pi * x makes every integer and bool input float64.
+  // np.sinc(int8 / uint8 / int16 / uint16 [0, 1, 2, 3]): [1.0, 3.8981718325193755e-17, -3.8981718325193755e-17, 3.8981718325193755e-17]
+  // np.sinc(bool [False, True]): [1.0, 3.8981718325193755e-17]
+  const std::vector<double> sinc_ints = {1.0, 3.8981718325193755e-17, -3.8981718325193755e-17, 3.8981718325193755e-17};
+  const auto sinc_of = [](const auto& a) { return xf::sinc(a); };
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::sinc(array_of<bool>()))>, double>);
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::sinc(array_of<std::int8_t>()))>, double>);
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::sinc(array_of<std::uint16_t>()))>, double>);
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::sinc(array_of<xf::half>()))>, xf::half>);
+  require_values(evaluate<Space>("sinc int8", 2, sinc_of, std::vector<std::int8_t>{0, 1, 2, 3}), sinc_ints, "sinc int8", 2);
+  require_values(evaluate<Space>("sinc uint8", 2, sinc_of, std::vector<std::uint8_t>{0, 1, 2, 3}), sinc_ints, "sinc uint8", 2);
+  require_values(evaluate<Space>("sinc int16", 2, sinc_of, std::vector<std::int16_t>{0, 1, 2, 3}), sinc_ints, "sinc int16", 2);
+  require_values(evaluate<Space>("sinc uint16", 2, sinc_of, std::vector<std::uint16_t>{0, 1, 2, 3}), sinc_ints, "sinc uint16", 2);
+  require_values(evaluate<Space>("sinc bool", 2, sinc_of, std::vector<bool>{false, true}), std::vector<double>{1.0, 3.8981718325193755e-17},
+                 "sinc bool", 2);
 
   // np.float_power(int32 [2, -8, 4, 0], [0.5, 1/3, -1, -1]): [1.4142135623730951, nan, 0.25, inf]; float32 operands give
   // float64. (The device's pow is within 2 ulp: 2 ** 0.5 is 1.4142135623730949 there.)
@@ -947,6 +985,28 @@ void more_float_helpers_match_numpy() {
                  std::vector<float>{nan}, "round f32 60");
   require_values(evaluate<Space>("round int -400", 0, [](const auto& a) { return xf::round(a, -400); }, std::vector<std::int32_t>{1234, -7}),
                  std::vector<std::int32_t>{0, 0}, "round int -400");
+  // float16 rounds each step in float16, as NumPy's loop: h = f16 [65504, 1, 1.2345, 0.1235, -2.5, 0.5, 1000]
+  // np.round(h, 1): [inf, 1.0, 1.2001953125, 0.0999755859375, -2.5, 0.5, 1000.0]
+  // np.round(h, 2): [inf, 1.0, 1.23046875, 0.1199951171875, -2.5, 0.5, inf]; np.round(h, 5): all nan (10**5 is inf in float16)
+  // np.round(h, -1): [inf, 0.0, 0.0, 0.0, -0.0, 0.0, 1000.0]; np.round(h, -2): [65504.0, 0.0, 0.0, 0.0, -0.0, 0.0, 1000.0]
+  std::vector<xf::half> h;
+  for (const float v : {65504.0f, 1.0f, 1.2345f, 0.1235f, -2.5f, 0.5f, 1000.0f}) h.push_back(xf::half(v));
+  const auto halves = [](std::initializer_list<float> v) {
+    std::vector<xf::half> r;
+    for (const float x : v) r.push_back(xf::half(x));
+    return r;
+  };
+  const float hinf = std::numeric_limits<float>::infinity(), hnan = std::numeric_limits<float>::quiet_NaN();
+  const std::pair<int, std::vector<xf::half>> half_cases[] = {
+      {1, halves({hinf, 1.0f, 1.2001953125f, 0.0999755859375f, -2.5f, 0.5f, 1000.0f})},
+      {2, halves({hinf, 1.0f, 1.23046875f, 0.1199951171875f, -2.5f, 0.5f, hinf})},
+      {5, halves({hnan, hnan, hnan, hnan, hnan, hnan, hnan})},
+      {-1, halves({hinf, 0.0f, 0.0f, 0.0f, -0.0f, 0.0f, 1000.0f})},
+      {-2, halves({65504.0f, 0.0f, 0.0f, 0.0f, -0.0f, 0.0f, 1000.0f})}};
+  for (const auto& [decimals, want] : half_cases) {
+    const std::string what = "round f16 " + std::to_string(decimals);
+    require_values(evaluate<Space>(what, 0, [d = decimals](const auto& a) { return xf::round(a, d); }, h), want, what);
+  }
 
   // Random inputs: nextafter moves one encoding step (and never past y); ldexp is exact against
   // long double; gcd and lcm equal std::gcd and std::lcm; round(x, 3) equals rint(x * 1000) / 1000

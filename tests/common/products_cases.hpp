@@ -11,7 +11,9 @@
 
 #include <xfuse/complex.hpp>
 #include <xfuse/linalg.hpp>
+#include <xfuse/average.hpp>
 #include <xfuse/manip.hpp>
+#include <xfuse/signal.hpp>
 
 #include "check.hpp"
 #include "random.hpp"
@@ -408,6 +410,31 @@ void matrix_functions_match_numpy() {
   CHECK(xf::linalg::cond(m, "nuc").item() == Approx(9.242640687119286).epsilon(1e-14));
   CHECK(std::isinf(xf::linalg::cond(deficient).item()));  // NumPy: inf for a singular matrix
   CHECK(std::isinf(xf::linalg::cond(xf::array<double, 2, Space>(xf::zeros<double>({2, 2}))).item()));  // 0 / 0: inf, as NumPy
+  // The orders through the inverse: a singular matrix gives inf, as NumPy's (which inverts with errors
+  // ignored), on host and device alike. np.linalg.cond(deficient, p) -> inf for p 1, -1, inf, -inf, 'fro'.
+  for (const xf::linalg::norm_order p : {xf::linalg::norm_order(1), xf::linalg::norm_order(-1), xf::linalg::norm_order(xf::linalg::inf),
+                                         xf::linalg::norm_order(-xf::linalg::inf), xf::linalg::norm_order("fro")}) {
+    INFO("cond of a singular matrix, order " << p.name());
+    const double c = xf::linalg::cond(deficient, p).item();
+    CHECK((std::isinf(c) && c > 0));
+  }
+  // A stack with one singular matrix: np.linalg.cond(s, 1) -> [1.0, inf, 4.0]; 'fro' [2.9999999999999996, inf, 5.25];
+  // -inf [1.0, inf, 0.25] (s = [eye(3), [[1,2,3],[2,4,6],[1,0,1]], diag(2, 1, 4)])
+  const auto singular_stack = xf::asarray<double, Space>({1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 2, 3, 2, 4, 6, 1, 0, 1, 2, 0, 0, 0, 1, 0, 0, 0, 4}, {3, 3, 3});
+  const double dinf = std::numeric_limits<double>::infinity();
+  const auto c1 = xf::to_host(xf::linalg::cond(singular_stack, 1));
+  CHECK((c1[0] == Approx(1.0).epsilon(1e-14) && c1[1] == dinf && c1[2] == Approx(4.0).epsilon(1e-14)));
+  const auto cf = xf::to_host(xf::linalg::cond(singular_stack, "fro"));
+  CHECK((cf[0] == Approx(2.9999999999999996).epsilon(1e-14) && cf[1] == dinf && cf[2] == Approx(5.25).epsilon(1e-14)));
+  const auto cm = xf::to_host(xf::linalg::cond(singular_stack, -xf::linalg::inf));
+  CHECK((cm[0] == Approx(1.0).epsilon(1e-14) && cm[1] == dinf && cm[2] == Approx(0.25).epsilon(1e-14)));
+  // A matrix with NaN stays NaN: np.linalg.cond([[1, 2], [3, nan]], 1) -> nan
+  CHECK(std::isnan(xf::linalg::cond(xf::asarray<double, Space>({1, 2, 3, std::numeric_limits<double>::quiet_NaN()}, {2, 2}), 1).item()));
+  // Integers are float64: np.linalg.cond(int32 [[1, 2], [3, 4]], 1) -> 20.999999999999993, 'fro' 14.999999999999998
+  const auto ints = xf::asarray<std::int32_t, Space>({1, 2, 3, 4}, {2, 2});
+  static_assert(std::is_same_v<xf::value_t<decltype(xf::linalg::cond(ints, 1))>, double>);
+  CHECK(xf::linalg::cond(ints, 1).item() == Approx(20.999999999999993).epsilon(1e-14));
+  CHECK(xf::linalg::cond(ints, "fro").item() == Approx(14.999999999999998).epsilon(1e-14));
   // A (2, 3) stack of 2 x 2 matrices diag(1, j + 3 i + 1): cond = j + 3 i + 1, in the batch's order.
   std::vector<double> hs;
   for (int k = 0; k < 6; ++k) hs.insert(hs.end(), {1, 0, 0, static_cast<double>(k + 1)});
@@ -435,6 +462,39 @@ void matrix_functions_match_numpy() {
   const auto v = xf::asarray<double, Space>({3, 0, 4, 0, 1});
   CHECK(xf::linalg::norm(v, 0).item() == 3.0);
   CHECK(xf::linalg::norm(v, 0, 0).item() == 3.0);
+}
+
+// Generators (xf::eye, xf::arange, xf::full) have no space of their own: in every call that takes
+// expressions they join the other operands' space, host or device, as they do in element-wise
+// expressions (kron(eye(2), host_matrix) used to take the generator as a device operand).
+template <class Space>
+void generators_join_the_operands_space() {
+  const auto m = xf::asarray<double, Space>({1, 2, 3, 4}, {2, 2});
+  const auto values = [](const auto& r) {
+    static_assert(std::is_same_v<typename std::remove_cvref_t<decltype(r)>::space, Space>);
+    return xf::to_host(r);
+  };
+  // np.kron(np.eye(2), M) -> [[1, 2, 0, 0], [3, 4, 0, 0], [0, 0, 1, 2], [0, 0, 3, 4]]
+  CHECK(values(xf::kron(xf::eye<double>(2), m)) == std::vector<double>{1, 2, 0, 0, 3, 4, 0, 0, 0, 0, 1, 2, 0, 0, 3, 4});
+  // np.eye(2) @ M, np.linalg.solve(2 * np.eye(2), M) -> [[0.5, 1.0], [1.5, 2.0]]
+  CHECK(values(xf::eval(xf::matmul(xf::eye<double>(2), m))) == std::vector<double>{1, 2, 3, 4});
+  CHECK(values(xf::linalg::solve(2.0 * xf::eye<double>(2), m)) == std::vector<double>{0.5, 1.0, 1.5, 2.0});
+  // np.einsum('ij,jk->ik', np.eye(2), M); np.tensordot(np.ones((2, 2)), M, 1) -> [[4, 6], [4, 6]];
+  // np.outer(np.arange(2.), [1, 2]) -> [[0, 0], [1, 2]]; np.dot(np.arange(2.), M) -> [3, 4]
+  CHECK(values(xf::einsum<"ij,jk->ik">(xf::eye<double>(2), m)) == std::vector<double>{1, 2, 3, 4});
+  CHECK(values(xf::tensordot<1>(xf::ones<double>({2, 2}), m)) == std::vector<double>{4, 6, 4, 6});
+  CHECK(values(xf::eval(xf::outer(xf::arange<double>(2), m(0)))) == std::vector<double>{0, 0, 1, 2});
+  CHECK(values(xf::dot(xf::arange<double>(2), m)) == std::vector<double>{3, 4});
+  // np.convolve(np.arange(3.), [1, -1]) -> [0, 1, 1, -2]; np.searchsorted(np.arange(5.), [2.5, -1, 9]) -> [3, 0, 5]
+  const auto d = xf::asarray<double, Space>({1, -1});
+  CHECK(values(xf::convolve(xf::arange<double>(3), d)) == std::vector<double>{0, 1, 1, -2});
+  CHECK(values(xf::searchsorted(xf::arange<double>(5), xf::asarray<double, Space>({2.5, -1, 9}))) == std::vector<std::int64_t>{3, 0, 5});
+  CHECK(values(xf::searchsorted(m(0), xf::arange<double>(4))) == std::vector<std::int64_t>{0, 0, 1, 2});
+  // np.bincount([0, 1, 1], weights=np.full(3, 0.5)) -> [0.5, 1.0]
+  CHECK(values(xf::bincount(xf::asarray<std::int64_t, Space>({0, 1, 1}), xf::full<double>({3}, 0.5))) == std::vector<double>{0.5, 1.0});
+  // np.average(M, axis=1, weights=np.arange(1., 3.)) -> [1.6666666666666667, 3.6666666666666665]
+  const auto avg = values(xf::average(m, 1, xf::arange<double>(1, 3)));
+  CHECK((avg[0] == Approx(1.6666666666666667).epsilon(1e-15) && avg[1] == Approx(3.6666666666666665).epsilon(1e-15)));
 }
 
 }  // namespace xf_test::products

@@ -22,3 +22,7 @@ TEST_CASE("eig and eigvals of general matrices give NumPy's answers on device ar
 TEST_CASE("einsum lowers every form to views, reductions, fused products and GEMMs with NumPy's answers on device arrays", "[linalg][gpu][numpy]") {
   einsum_matches_numpy<xf::device>();
 }
+
+TEST_CASE("generators join host and device operands in products, solvers, einsum, convolution and searches on device arrays", "[linalg][gpu][numpy]") {
+  generators_join_the_operands_space<xf::device>();
+}

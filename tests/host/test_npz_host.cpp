@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "../common/catch.hpp"
+#include "../common/file_contract.hpp"
 #include "../common/npz_samples.hpp"
 #include "../common/random.hpp"
 #include "../common/temp_path.hpp"
@@ -79,6 +80,39 @@ TEST_CASE("load_npz reads NumPy's own archives, stored and deflated", "[npz][hos
     // np.arange(6, dtype=np.float32).reshape(2, 3) / 4 and [1, -2, 3]
     CHECK(xf::to_host(npz.get<float, 2, xf::host>("arr_0")) == std::vector<float>{0, 0.25f, 0.5f, 0.75f, 1, 1.25f});
     CHECK(xf::to_host(npz.get<std::int64_t, 1, xf::host>("weights")) == std::vector<std::int64_t>{1, -2, 3});
+  }
+}
+
+TEST_CASE("load_npz picks NumPy's member of a repeated name: the exact name first, the last of equals", "[npz][host][numpy]") {
+  const temp_path p(".npz");
+  write_bytes(p.str(), xf_test::npz_samples::duplicate_names_npz, sizeof xf_test::npz_samples::duplicate_names_npz);
+  const auto npz = xf::load_npz(p.str());
+  CHECK(npz.files() == std::vector<std::string>{"x", "x", "y", "y"});
+  CHECK(xf::to_host(npz.get<std::int32_t, 1, xf::host>("x")) == std::vector<std::int32_t>{3, 4});
+  CHECK(xf::to_host(npz.get<std::int32_t, 1, xf::host>("y")) == std::vector<std::int32_t>{7, 8});
+  CHECK(xf::to_host(npz.get<std::int32_t, 1, xf::host>("y.npy")) == std::vector<std::int32_t>{5, 6});
+}
+
+TEST_CASE("savez and savez_compressed keep modes and links and write into FIFOs and devices", "[npz][host]") {
+  const auto a = xf::asarray<std::int16_t, xf::host>({4, 5, 6});
+  const auto b = xf::asarray<std::int16_t, xf::host>({7, 8});
+  const auto which = [](const std::string& path) {
+    const auto v = xf::to_host(xf::load_npz(path).get<std::int16_t, 1, xf::host>("v"));
+    return v == std::vector<std::int16_t>{4, 5, 6} ? 0 : v == std::vector<std::int16_t>{7, 8} ? 1 : -1;
+  };
+  const auto large = xf::asarray<double, xf::host>(xf_test::uniform<double>(100000, -100, 100));
+  for (const bool deflated : {false, true}) {
+    INFO((deflated ? "savez_compressed" : "savez"));
+    const auto write = [&](const std::string& path, int k) {
+      if (deflated) xf::savez_compressed(path, xf::named("v", k == 0 ? a : b));
+      else xf::savez(path, xf::named("v", k == 0 ? a : b));
+    };
+    // Random doubles do not deflate below 64 KiB either.
+    const auto write_large = [&](const std::string& path) {
+      if (deflated) xf::savez_compressed(path, large);
+      else xf::savez(path, large);
+    };
+    xf_test::files::check_file_writer(write, which, write_large, ".npz");
   }
 }
 

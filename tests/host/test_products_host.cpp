@@ -22,3 +22,7 @@ TEST_CASE("eig and eigvals of general matrices give NumPy's answers", "[linalg][
 TEST_CASE("einsum lowers every form to views, reductions, fused products and GEMMs with NumPy's answers", "[linalg][host][numpy]") {
   einsum_matches_numpy<xf::host>();
 }
+
+TEST_CASE("generators join host and device operands in products, solvers, einsum, convolution and searches", "[linalg][host][numpy]") {
+  generators_join_the_operands_space<xf::host>();
+}

@@ -9,15 +9,11 @@
 // Files are untrusted input: headers over 1 MiB are refused before they are read, every shape
 // passes xf::detail::checked_size, and data memory grows as bytes arrive unless the file is known
 // to hold them, so a few bytes promising terabytes cost no more than a few bytes. FIFOs and pipes
-// are read like files. Saving replaces a regular file only once the new one is complete (a
-// temporary file in the same directory, renamed over it), so a failed write leaves the old file;
-// devices and FIFOs are written in place and never removed. POSIX (open, rename, stat).
+// are read like files. Saving goes through file_write.hpp: a regular file is replaced only once the
+// new one is complete, keeping its mode; devices and FIFOs are written in place and never removed.
 #pragma once
 
-#include <fcntl.h>
 #include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <bit>
 #include <cerrno>
@@ -31,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "file_write.hpp"
 #include "transfer.hpp"
 
 namespace xf {
@@ -89,11 +86,9 @@ constexpr std::size_t itemsize(dtype t) {
   return n;
 }
 
-inline std::string quoted(const std::string& path) { return "'" + path + "'"; }
-
-[[noreturn]] inline void fail(const char* op, const std::string& path, const std::string& what) {
-  throw error(std::string(op) + ": " + quoted(path) + ": " + what);
-}
+using file::errno_text;
+using file::fail;
+using file::quoted;
 
 template <class T>
 void check_has_dtype(const char* op, const std::string& path) {
@@ -290,7 +285,6 @@ inline void byteswap(void* data, std::size_t count, std::size_t width) {
     }
 }
 
-inline std::string errno_text(int e) { return e ? std::string(" (") + std::strerror(e) + ")" : ""; }
 
 // An open file, and its size when it is a regular file (a FIFO, pipe or device has none).
 struct input_file {
@@ -332,121 +326,6 @@ inline std::string header_bytes(const std::string& descr, const std::vector<inde
   return out + header;
 }
 
-// Writes all n bytes; false (errno set) on failure.
-inline bool write_all(int fd, const void* p, std::size_t n) {
-  const char* c = static_cast<const char*>(p);
-  while (n > 0) {
-    const ssize_t k = ::write(fd, c, smaller(n, std::size_t{1} << 30));
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) {
-      if (k == 0) errno = EIO;
-      return false;
-    }
-    c += k;
-    n -= static_cast<std::size_t>(k);
-  }
-  return true;
-}
-
-// Header then data into fd, which is closed; 0 on success, else the errno of the failure.
-inline int write_and_close(int fd, const std::string& header, const void* data, std::size_t nbytes) {
-  int e = 0;
-  if (!write_all(fd, header.data(), header.size()) || (nbytes > 0 && !write_all(fd, data, nbytes))) e = errno;
-  if (::close(fd) != 0 && e == 0) e = errno;  // deferred errors (NFS, quotas) surface at close
-  return e;
-}
-
-// A name for a temporary file that no other process or thread makes at the same moment (O_EXCL
-// still decides): pid, a counter, the clock and a stack address, mixed (splitmix64).
-inline std::string unique_suffix() {
-  static atomic<unsigned long long> counter{0};
-  int local = 0;
-  timespec now{};
-  ::clock_gettime(CLOCK_MONOTONIC, &now);
-  std::uint64_t x = static_cast<std::uint64_t>(::getpid()) << 32 ^ counter.fetch_add(1, order::relaxed) ^
-                    static_cast<std::uint64_t>(now.tv_sec) * 1000000007u ^ static_cast<std::uint64_t>(now.tv_nsec) ^
-                    reinterpret_cast<std::uintptr_t>(&local);
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  x ^= x >> 31;
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string s(16, '0');
-  for (int i = 0; i < 16; ++i) s[static_cast<std::size_t>(i)] = hex[(x >> (4 * i)) & 15];
-  return s;
-}
-
-// Writes the path as it is (open with O_TRUNC, no rename): devices, FIFOs, and regular files whose
-// directory takes no temporary file. Nothing is removed on failure.
-inline void write_in_place(const std::string& path, int flags, const std::string& header, const void* data,
-                           std::size_t nbytes, const char* op, const char* after_failure) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY | flags, 0666);
-  if (fd < 0) fail(op, path, std::string(flags & O_CREAT ? "cannot create the file" : "cannot open the file for writing") +
-                                 errno_text(errno));
-  if (const int e = write_and_close(fd, header, data, nbytes)) fail(op, path, "writing failed" + errno_text(e) + after_failure);
-}
-
-// Writes header + data at `path`. A regular file (through symbolic links) or a new path gets a
-// temporary file in the same directory, created exclusively, renamed over the path once complete:
-// a failed write leaves the old file (or no file) and removes only the temporary. A new file gets
-// open(2)'s mode (0666 less the umask, default ACLs); an existing one keeps its mode and, where
-// allowed, its owner (hard links to it keep the old data). Anything else that exists (a device,
-// a FIFO) is written in place and never removed.
-inline void write_file(const std::string& path, const std::string& header, const void* data, std::size_t nbytes,
-                       const char* op) {
-  struct stat st {}, lst {};
-  const bool exists = ::stat(path.c_str(), &st) == 0;
-  if (exists && !S_ISREG(st.st_mode)) return write_in_place(path, 0, header, data, nbytes, op, "");
-  const bool is_link = ::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode);
-  if (!exists && is_link)  // a dangling link: open(2) would create its target, so do that
-    return write_in_place(path, O_CREAT, header, data, nbytes, op, " (the file may be partly written)");
-
-  std::string target = path;  // the file itself, so that links to it stay links
-  if (is_link) {
-    char* real = ::realpath(path.c_str(), nullptr);
-    if (real == nullptr) fail(op, path, "cannot resolve the symbolic link" + errno_text(errno));
-    target = real;
-    std::free(real);
-  }
-  // The permission open(2) would check: a read-only file stays read-only even in a writable directory.
-  if (exists && ::faccessat(AT_FDCWD, target.c_str(), W_OK, AT_EACCESS) != 0)
-    fail(op, path, "cannot open the file for writing" + errno_text(errno));
-  const std::size_t slash = target.rfind('/');
-  const std::string dir = slash == std::string::npos ? "" : target.substr(0, slash + 1);
-  const std::string name = slash == std::string::npos ? target : target.substr(slash + 1);
-  const std::string stem = "." + (name.size() <= 200 ? name : std::string("xfuse")) + ".";  // NAME_MAX is 255
-
-  std::string tmp;
-  int fd = -1;
-  for (int attempt = 0; attempt < 64 && fd < 0; ++attempt) {
-    tmp = dir + stem + unique_suffix() + ".tmp";
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
-    if (fd < 0 && errno != EEXIST) break;
-  }
-  const char* partly = " (the file was written in place, since its directory takes no temporary file, and may be "
-                       "partly written)";
-  if (fd < 0) {
-    const int e = errno;
-    if (exists) return write_in_place(target, 0, header, data, nbytes, op, partly);  // e.g. a read-only directory
-    fail(op, path, "cannot create the file" + errno_text(e));
-  }
-  if (exists) {
-    if (st.st_uid != ::geteuid() || st.st_gid != ::getegid())
-      if (::fchown(fd, st.st_uid, st.st_gid) != 0) (void)!::fchown(fd, static_cast<uid_t>(-1), st.st_gid);
-    (void)::fchmod(fd, st.st_mode & 07777);  // after chown, which clears set-id bits
-  }
-  if (const int e = write_and_close(fd, header, data, nbytes)) {
-    ::unlink(tmp.c_str());
-    fail(op, path, "writing failed" + errno_text(e) + (exists ? "; the file is unchanged" : "; no file was made"));
-  }
-  if (::rename(tmp.c_str(), target.c_str()) != 0) {
-    const int e = errno;
-    ::unlink(tmp.c_str());
-    // A sticky directory (/tmp) lets only the owner replace a file that others may still write.
-    if (exists && (e == EPERM || e == EACCES)) return write_in_place(target, 0, header, data, nbytes, op, partly);
-    fail(op, path, "cannot replace the file" + errno_text(e) + (exists ? "; the file is unchanged" : ""));
-  }
-}
-
 // Writes a C-contiguous host array.
 template <class T, int R>
 void write(const std::string& path, const array<T, R, host>& c, const char* op) {
@@ -454,7 +333,13 @@ void write(const std::string& path, const array<T, R, host>& c, const char* op) 
   const std::string header =
       header_bytes(std::string(1, itemsize(dtype_of<T>) == 1 ? '|' : '<') + type_code(dtype_of<T>),
                    std::vector<index_t>(c.shape().begin(), c.shape().end()));
-  write_file(path, header, c.data(), c.nbytes(), op);
+  file::write_file(
+      path,
+      [&](file::sink& out) {
+        out.write(header);
+        out.write(c.data(), c.nbytes());
+      },
+      op);
 }
 
 // Reads `nbytes` of data into 64-byte aligned host memory that starts at first_data_chunk and

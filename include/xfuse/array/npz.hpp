@@ -54,7 +54,8 @@ inline namespace XFUSE_NPZ_NAMESPACE {
 namespace npz {
 
 inline constexpr std::uint32_t local_signature = 0x04034b50, central_signature = 0x02014b50, end_signature = 0x06054b50,
-                               zip64_end_signature = 0x06064b50, zip64_locator_signature = 0x07064b50;
+                               zip64_end_signature = 0x06064b50, zip64_locator_signature = 0x07064b50,
+                               data_descriptor_signature = 0x08074b50;
 inline constexpr std::uint32_t max32 = 0xffffffffu;
 inline constexpr std::uint16_t stored = 0, deflated = 8;
 
@@ -117,11 +118,15 @@ inline std::string zip64_extra(const written& w, bool central) {
   return extra + body;
 }
 
+// General-purpose flags: UTF-8 names, and for deflated members bit 3 (the CRC and sizes follow the
+// data in a descriptor, since the file is written front to back without seeking).
+inline std::uint16_t member_flags(const written& w) { return w.method == deflated ? 0x0808 : 0x0800; }
+
 inline std::string local_header(const written& w) {
   std::string h;
   write_le(h, local_signature, 4);
   write_le(h, 45, 2);  // version needed: 4.5 (zip64)
-  write_le(h, 0x0800, 2);  // UTF-8 names
+  write_le(h, member_flags(w), 2);
   write_le(h, w.method, 2);
   write_le(h, 0, 2);  // time 00:00
   write_le(h, 0x21, 2);  // date 1980-01-01: the same bytes every time
@@ -139,7 +144,7 @@ inline std::string central_header(const written& w) {
   write_le(h, central_signature, 4);
   write_le(h, 45 | (3 << 8), 2);  // made by: 4.5, Unix
   write_le(h, 45, 2);
-  write_le(h, 0x0800, 2);
+  write_le(h, member_flags(w), 2);
   write_le(h, w.method, 2);
   write_le(h, 0, 2);
   write_le(h, 0x21, 2);
@@ -185,54 +190,65 @@ inline std::string end_records(std::uint64_t count, std::uint64_t directory_offs
   return e;
 }
 
-// Appends one member's bytes (the .npy header, then the data) to the file, stored or deflated;
-// fills in its CRC and sizes.
-inline void write_member(std::ofstream& out, written& w, const std::string& header, const void* data, std::size_t nbytes,
+// The data descriptor after a deflated member: its CRC and both sizes (8 bytes each, zip64).
+inline std::string data_descriptor(const written& w) {
+  std::string d;
+  write_le(d, data_descriptor_signature, 4);
+  write_le(d, w.crc, 4);
+  write_le(d, w.compressed, 8);
+  write_le(d, w.size, 8);
+  return d;
+}
+
+// Appends one member (its local header, the .npy header and data, stored or deflated) to the
+// file, front to back; fills in its CRC and sizes for the central directory. A stored member's CRC
+// is computed before its header is written; a deflated one's sizes go in the data descriptor.
+inline void write_member(file::sink& out, written& w, const std::string& header, const void* data, std::size_t nbytes,
                          const char* op, const std::string& path) {
+  w.offset = out.written();
   w.size = header.size() + nbytes;
-  w.crc = crc32(crc32(0, header.data(), header.size()), data, nbytes);
-  const auto at = out.tellp();
-  out << local_header(w);
   if (w.method == stored) {
-    out.write(header.data(), static_cast<std::streamsize>(header.size()));
-    out.write(static_cast<const char*>(data), static_cast<std::streamsize>(nbytes));
+    w.crc = crc32(crc32(0, header.data(), header.size()), data, nbytes);
     w.compressed = w.size;
-  } else {
-#if XFUSE_WITH_ZLIB
-    z_stream z{};
-    if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) fail(op, path, "zlib's deflateInit2 failed");
-    const std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&z, deflateEnd);
-    std::vector<unsigned char> chunk(std::size_t{1} << 16);
-    auto feed = [&](const void* p, std::size_t n, bool last) {
-      const auto* c = static_cast<const unsigned char*>(p);
-      do {
-        const std::size_t piece = n < (std::size_t{1} << 30) ? n : (std::size_t{1} << 30);
-        z.next_in = const_cast<unsigned char*>(c);
-        z.avail_in = static_cast<uInt>(piece);
-        const int flush = last && piece == n ? Z_FINISH : Z_NO_FLUSH;
-        do {
-          z.next_out = chunk.data();
-          z.avail_out = static_cast<uInt>(chunk.size());
-          deflate(&z, flush);
-          const std::size_t made = chunk.size() - z.avail_out;
-          out.write(reinterpret_cast<const char*>(chunk.data()), static_cast<std::streamsize>(made));
-          w.compressed += made;
-        } while (z.avail_out == 0);
-        c += piece;
-        n -= piece;
-      } while (n > 0);
-    };
-    feed(header.data(), header.size(), false);
-    feed(data, nbytes, true);
-#else
-    (void)data;
-    fail(op, path, "deflate needs zlib: define XFUSE_WITH_ZLIB and link zlib (ZLIB::ZLIB), or use xf::savez");
-#endif
+    out.write(local_header(w));
+    out.write(header);
+    out.write(data, nbytes);
+    return;
   }
-  const auto end = out.tellp();
-  out.seekp(at);  // the local header again, with the sizes known now
-  out << local_header(w);
-  out.seekp(end);
+#if XFUSE_WITH_ZLIB
+  const written unknown{w.name, w.method};  // CRC and sizes 0 in the local header (flag bit 3)
+  out.write(local_header(unknown));
+  z_stream z{};
+  if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) fail(op, path, "zlib's deflateInit2 failed");
+  const std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&z, deflateEnd);
+  std::vector<unsigned char> chunk(std::size_t{1} << 16);
+  auto feed = [&](const void* p, std::size_t n, bool last) {
+    w.crc = crc32(w.crc, p, n);
+    const auto* c = static_cast<const unsigned char*>(p);
+    do {
+      const std::size_t piece = n < (std::size_t{1} << 30) ? n : (std::size_t{1} << 30);
+      z.next_in = const_cast<unsigned char*>(c);
+      z.avail_in = static_cast<uInt>(piece);
+      const int flush = last && piece == n ? Z_FINISH : Z_NO_FLUSH;
+      do {
+        z.next_out = chunk.data();
+        z.avail_out = static_cast<uInt>(chunk.size());
+        deflate(&z, flush);
+        const std::size_t made = chunk.size() - z.avail_out;
+        out.write(chunk.data(), made);
+        w.compressed += made;
+      } while (z.avail_out == 0);
+      c += piece;
+      n -= piece;
+    } while (n > 0);
+  };
+  feed(header.data(), header.size(), false);
+  feed(data, nbytes, true);
+  out.write(data_descriptor(w));
+#else
+  (void)data;
+  fail(op, path, "deflate needs zlib: define XFUSE_WITH_ZLIB and link zlib (ZLIB::ZLIB), or use xf::savez");
+#endif
 }
 
 template <class A>
@@ -254,45 +270,34 @@ void save(const std::string& path, std::uint16_t method, const char* op, const E
 #if !XFUSE_WITH_ZLIB
   if (method == deflated) fail(op, path, "deflate needs zlib: define XFUSE_WITH_ZLIB and link zlib (ZLIB::ZLIB), or use xf::savez");
 #endif
-  const std::string tmp = path + npy::unique_suffix();
-  try {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) fail(op, path, "cannot create the file" + npy::errno_text(errno));
-    std::vector<written> members;
-    std::apply(
-        [&](const auto&... e) {
-          auto one = [&](const auto& entry) {
-            using A = std::remove_cvref_t<decltype(entry.value)>;
-            using T = typename A::value_type;
-            npy::check_has_dtype<T>(op, path);
-            array<T, A::rank, host> c;
-            if constexpr (std::is_same_v<typename A::space, device>) c = entry.value.get();
-            else c = detail::contiguous(entry.value);
-            const std::string header = npy::header_bytes(std::string(1, npy::itemsize(dtype_of<T>) == 1 ? '|' : '<') + npy::type_code(dtype_of<T>),
-                                                         std::vector<index_t>(c.shape().begin(), c.shape().end()));
-            written w{entry.name + ".npy", method};
-            w.offset = static_cast<std::uint64_t>(out.tellp());
-            write_member(out, w, header, c.data(), c.nbytes(), op, path);
-            members.push_back(w);
-          };
-          (one(e), ...);
-        },
-        entries);
-    const auto directory = static_cast<std::uint64_t>(out.tellp());
-    for (const auto& w : members) out << central_header(w);
-    const auto directory_size = static_cast<std::uint64_t>(out.tellp()) - directory;
-    out << end_records(members.size(), directory, directory_size);
-    out.flush();
-    if (!out) fail(op, path, "cannot write the file" + npy::errno_text(errno));
-  } catch (...) {  // nothing half-written is left beside the path
-    ::unlink(tmp.c_str());
-    throw;
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int e = errno;
-    ::unlink(tmp.c_str());
-    fail(op, path, "cannot replace the file" + npy::errno_text(e));
-  }
+  file::write_file(
+      path,
+      [&](file::sink& out) {
+        std::vector<written> members;
+        std::apply(
+            [&](const auto&... e) {
+              auto one = [&](const auto& entry) {
+                using A = std::remove_cvref_t<decltype(entry.value)>;
+                using T = typename A::value_type;
+                npy::check_has_dtype<T>(op, path);
+                array<T, A::rank, host> c;
+                if constexpr (std::is_same_v<typename A::space, device>) c = entry.value.get();
+                else c = detail::contiguous(entry.value);
+                const std::string header = npy::header_bytes(
+                    std::string(1, npy::itemsize(dtype_of<T>) == 1 ? '|' : '<') + npy::type_code(dtype_of<T>),
+                    std::vector<index_t>(c.shape().begin(), c.shape().end()));
+                written w{entry.name + ".npy", method};
+                write_member(out, w, header, c.data(), c.nbytes(), op, path);
+                members.push_back(w);
+              };
+              (one(e), ...);
+            },
+            entries);
+        const std::uint64_t directory = out.written();
+        for (const auto& w : members) out.write(central_header(w));
+        out.write(end_records(members.size(), directory, out.written() - directory));
+      },
+      op);
 }
 
 // A member's bytes, no more: the archive's stream from the member's data on, bounded by its
@@ -397,8 +402,9 @@ inline namespace XFUSE_NPZ_NAMESPACE {
 
 // numpy.savez(path, a, b, x=c): the arrays, uncompressed, as members "arr_0.npy", "arr_1.npy", ...
 // and "x.npy" for xf::named("x", c). Device arrays are copied to the host first (this waits for
-// the current stream). The file is written beside the target and renamed over it at the end, so
-// an error leaves any earlier file as it was.
+// the current stream). Written as xf::save_npy writes (array/file_write.hpp): a regular file is
+// replaced only once the new archive is complete, keeping its mode, so an error leaves any earlier
+// file as it was; links stay links; a FIFO or a device is written in place.
 template <class... E>
 void savez(const std::string& path, const E&... arrays) {
   detail::npz::save(path, detail::npz::stored, "xf::savez", arrays...);
@@ -440,9 +446,12 @@ class npz_file {
   }
 
  private:
+  // NumPy's lookup: the member named exactly `name`, else "name.npy"; of several members with one
+  // name (zipfile keeps them all), the last, as zipfile's name index holds.
   const detail::npz::member* find(const std::string& name) const {
-    for (const auto& m : members_)
-      if (m.name == name + ".npy" || m.name == name) return &m;
+    for (const std::string& wanted : {name, name + ".npy"})
+      for (auto m = members_.rbegin(); m != members_.rend(); ++m)
+        if (m->name == wanted) return &*m;
     return nullptr;
   }
 

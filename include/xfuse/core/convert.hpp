@@ -11,16 +11,17 @@
 #include <type_traits>
 
 #include "dtype.hpp"
+#include "limits.hpp"
 
 namespace xf::detail {
 
 template <class I, class F>
 XF_HD XF_FORCEINLINE I float_to_int(F x) {
-  constexpr F lo = static_cast<F>(std::numeric_limits<I>::min());
-  constexpr F hi = static_cast<F>(std::numeric_limits<I>::max());  // rounds up to 2^n: the first value past
+  constexpr F lo = static_cast<F>(limits<I>::min());
+  constexpr F hi = static_cast<F>(limits<I>::max());  // rounds up to 2^n: the first value past
   if (x != x) return I(0);
-  if (x <= lo) return std::numeric_limits<I>::min();
-  if (x >= hi) return std::numeric_limits<I>::max();
+  if (x <= lo) return limits<I>::min();
+  if (x >= hi) return limits<I>::max();
   return static_cast<I>(x);
 }
 

@@ -10,6 +10,8 @@
 #include <new>
 #include <string>
 
+#include <unistd.h>
+
 #include "buffer.hpp"
 #include "stream.hpp"
 
@@ -248,6 +250,35 @@ inline buffer allocate_host(std::size_t bytes) {
                             " bytes) of host memory",
                         bytes, 0, 0, 0, -1);
   return buffer::owning(p, [](void* q) { ::operator delete(q, std::align_val_t{64}); });
+}
+
+// A host-side list of `count` entries of `each` bytes (the views split returns, say) that cannot
+// fit is refused at once, as xf::out_of_memory with the bytes asked for: more bytes than the host
+// has memory (or than a 64-bit count holds), instead of growing a vector until the allocator fails.
+inline void check_host_list(std::size_t count, std::size_t each, const char* op) {
+  std::size_t bytes = 0;
+  const bool overflows = __builtin_mul_overflow(count, each, &bytes);
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  const std::size_t memory = pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : SIZE_MAX;
+  if (overflows || bytes > memory)
+    throw out_of_memory(std::string(op) + ": " + std::to_string(count) + " parts need " +
+                            (overflows ? std::string("more than 2^64 bytes") : format_bytes(bytes)) + " of host memory (the host has " +
+                            format_bytes(memory) + ")",
+                        overflows ? SIZE_MAX : bytes, 0, memory, 0, -1);
+}
+
+// v.reserve(count) after check_host_list, the allocator's failure also as xf::out_of_memory.
+template <class Vector>
+void reserve_host_list(Vector& v, std::size_t count, const char* op) {
+  constexpr std::size_t each = sizeof(typename Vector::value_type);
+  check_host_list(count, each, op);
+  try {
+    v.reserve(count);
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory(std::string(op) + ": cannot allocate " + format_bytes(count * each) + " of host memory for " +
+                            std::to_string(count) + " parts",
+                        count * each, 0, 0, 0, -1);
+  }
 }
 
 // A temporary host array: std::unique_ptr<T[]> without <memory>.

@@ -41,6 +41,7 @@ auto launch_rows(const E& e, int axis, const char* op) {
     throw shape_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for an array of shape " +
                       to_string(shape));
   if (axis < 0) axis += R;
+  xf::detail::check_row_extent<What>(shape, axis, op);
   (void)probe<R>(e);
   auto out = empty<V>(shape);  // a new array: no operand can overlap it
   if (out.size() == 0) return out;

@@ -5,6 +5,7 @@
 // Alone they materialise on the device (or where the destination array lives).
 #pragma once
 
+#include <cmath>
 #include <string>
 
 #include "functions.hpp"
@@ -91,8 +92,13 @@ auto arange(A start, B stop, C step = 1) {
   using V = detail::arange_type<T, std::common_type_t<A, B, C>>;
   static_assert(element<V> && !is_complex<V> && !is_bool<V>, "xf::arange: the element type must be real");
   if (step == 0) throw error("xf::arange: step cannot be zero");
-  const double span = (static_cast<double>(stop) - static_cast<double>(start)) / static_cast<double>(step);
-  const double n_real = span > 0 ? ::ceil(span) : 0;
+  const double delta = static_cast<double>(stop) - static_cast<double>(start);
+  const double span = delta / static_cast<double>(step);
+  if (span != span)  // a NaN bound or step, or inf - inf
+    throw error("xf::arange: cannot compute the length of (" + std::to_string(static_cast<double>(stop)) + " - " +
+                std::to_string(static_cast<double>(start)) + ") / " + std::to_string(static_cast<double>(step)));
+  // NumPy's rule: a quotient that underflows to +0 (an infinite step) still holds start.
+  const double n_real = span > 0 ? ::ceil(span) : (span == 0 && delta != 0 && !std::signbit(span) ? 1 : 0);
   // 2^63 as a double: a count at or past it (or NaN, from infinite bounds) converts to nothing.
   if (!(n_real < 9223372036854775808.0))
     throw shape_error("xf::arange: array is too big: (" + std::to_string(static_cast<double>(stop)) + " - " +
@@ -112,7 +118,9 @@ auto arange(A start, B stop, C step = 1) {
       return static_cast<index_t>(v);
     }
   };
-  detail::arange_leaf<V> d{static_cast<double>(start), static_cast<double>(step), as_index(start), as_index(step)};
+  // One element is start itself, whatever the step (an infinite one would make 0 * step NaN).
+  const double step_between = n > 1 ? static_cast<double>(step) : 0.0;
+  detail::arange_leaf<V> d{static_cast<double>(start), step_between, as_index(start), n > 1 ? as_index(step) : 0};
   return detail::generator_node<detail::arange_leaf<V>, 1>(d, {n}, {1});
 }
 // np.arange(stop).

@@ -512,10 +512,16 @@ struct ldexp {
   };
   template <class In, class Out, class A, class B>
   XF_HD XF_FORCEINLINE static Out eval(const ldexp&, const A& x, const B& n) {
-    // Past +-100000 every finite value has overflowed or underflowed: clamp before narrowing.
+    // Past +-100000 every finite value has overflowed or underflowed: clamp before narrowing to
+    // int. The bounds are compared in 64 bits (written in B, they would wrap for 8- and 16-bit B).
     long long e = 0;
-    if constexpr (std::is_signed_v<B>) e = n < B(-100000) ? -100000 : (n > B(100000) ? 100000 : static_cast<long long>(n));
-    else e = n > B(100000) ? 100000 : static_cast<long long>(n);
+    if constexpr (std::is_signed_v<B>) {
+      const long long v = static_cast<long long>(n);
+      e = v < -100000 ? -100000 : (v > 100000 ? 100000 : v);
+    } else {
+      const unsigned long long v = static_cast<unsigned long long>(n);
+      e = v > 100000u ? 100000 : static_cast<long long>(v);
+    }
     return convert<Out>(math::r_ldexp(convert<compute_t<In>>(x), static_cast<int>(e)));
   }
 };
@@ -580,16 +586,20 @@ struct modf_integral : elementwise<modf_integral> {
   }
 };
 
-// sin(pi x) / (pi x), 1 at 0, as NumPy computes it (0 replaced by 1e-20).
+// sin(pi x) / (pi x), as NumPy 2 computes it: y = pi * x, a zero y replaced by the type's epsilon
+// (so sinc(0) is 1). np.sinc is no ufunc: pi * x makes every integer and bool input float64.
 struct sinc : elementwise<sinc> {
   XF_OP_NAME(sinc);
   template <class... W>
-  struct signature : float_sig<W...> {
+  struct signature {
     XF_NO_COMPLEX(sinc, promoted_t<W...>);
+    using in = std::conditional_t<is_integer<promoted_t<W...>> || is_bool<promoted_t<W...>>, double, typename float_sig<W...>::in>;
+    using out = in;
   };
   template <class T>
   XF_HD XF_FORCEINLINE T apply(T x) const {
-    const T y = T(3.141592653589793238462643383279502884) * (x == T(0) ? T(1e-20) : x);
+    T y = T(3.141592653589793238462643383279502884) * x;
+    if (y == T(0)) y = limits<T>::epsilon();
     return math::r_sin(y) / y;
   }
 };
@@ -657,7 +667,7 @@ template <class T>
 XF_HD XF_FORCEINLINE double largest_finite() {
   if constexpr (std::is_same_v<T, half>) return 65504.0;
   else if constexpr (std::is_same_v<T, bfloat16>) return 3.3895313892515355e38;
-  else return static_cast<double>(std::numeric_limits<T>::max());
+  else return static_cast<double>(limits<T>::max());
 }
 
 // NaN and infinities replaced (np.nan_to_num): by `nan_value`, and by the given values or the
@@ -714,7 +724,7 @@ struct isclose {
 
 // np.round(x, decimals): half to even at the given decimal place, computed in the array's type
 // as NumPy does (x * 10^d rounded, then divided); integers change only for negative decimals.
-struct round_decimals : elementwise<round_decimals> {
+struct round_decimals {
   XF_OP_NAME(round);
   int decimals = 0;
   template <class... W>
@@ -727,21 +737,31 @@ struct round_decimals : elementwise<round_decimals> {
     for (int i = 0; i < n && f <= 1e308; ++i) f *= 10.0;
     return f;
   }
-  template <class T>
-  XF_HD XF_FORCEINLINE T apply(T x) const {
-    if constexpr (is_integer<T> || is_bool<T>) {
-      if (decimals >= 0 || is_bool<T>) return x;
+  template <class In, class Out, class A>
+  XF_HD XF_FORCEINLINE static Out eval(const round_decimals& op, const A& a) {
+    return convert<Out>(op.apply<In>(convert<compute_t<In>>(a)));
+  }
+  // x in the compute type C of the array's type In. float16 and bfloat16 compute in float, so each
+  // step is rounded back to In, as NumPy's float16 loops do (round(float16 65504, 1) is inf).
+  template <class In, class C>
+  XF_HD XF_FORCEINLINE C apply(C x) const {
+    if constexpr (is_integer<C> || is_bool<C>) {
+      if (decimals >= 0 || is_bool<C>) return x;
       const double f = power_of_ten(-decimals);
-      if (f > 1e308) return T(0);  // rounded to a multiple of more than any integer holds
-      return static_cast<T>(math::r_rint(static_cast<double>(x) / f) * f);
+      if (f > 1e308) return C(0);  // rounded to a multiple of more than any integer holds
+      return static_cast<C>(math::r_rint(static_cast<double>(x) / f) * f);
     } else {
+      const auto in_type = [](C v) {
+        if constexpr (is_low_precision<In>) return convert<C>(convert<In>(v));
+        else return v;
+      };
       if (decimals == 0) return math::r_rint(x);
       if (decimals > 0) {
-        const T f = T(power_of_ten(decimals));
-        return math::r_rint(x * f) / f;
+        const C f = in_type(C(power_of_ten(decimals)));
+        return in_type(math::r_rint(in_type(x * f)) / f);
       }
-      const T f = T(power_of_ten(-decimals));
-      return math::r_rint(x / f) * f;
+      const C f = in_type(C(power_of_ten(-decimals)));
+      return in_type(math::r_rint(in_type(x / f)) * f);
     }
   }
 };

@@ -11,8 +11,27 @@
 #include <type_traits>
 
 #include "../core/dtype.hpp"
+#include "../core/limits.hpp"
 
 namespace xf::detail::math {
+
+// x * y rounded on its own, never contracted with a following add into a fused multiply-add
+// (nvcc contracts by default, and so do hosts with FMA under -ffp-contract=fast): NumPy rounds
+// the product first, and host and device must agree to the last bit. Other types multiply plainly.
+template <class C>
+XF_HD XF_FORCEINLINE C rounded_product(C x, C y) {
+  if constexpr (std::is_same_v<C, float> || std::is_same_v<C, double>) {
+#if XF_DEVICE_PASS
+    if constexpr (std::is_same_v<C, float>) return __fmul_rn(x, y);
+    else return __dmul_rn(x, y);
+#else
+    volatile C product = x * y;  // stored: the compiler cannot fuse it with what follows
+    return product;
+#endif
+  } else {
+    return x * y;
+  }
+}
 
 #define XF_REAL_FN(NAME, CF, CD)                                        \
   template <class T>                                                    \
@@ -131,7 +150,7 @@ XF_HD XF_FORCEINLINE T sqrt_hypot(T a, T b) {
 template <class Z>
 XF_HD Z c_sqrt(const Z& z) {
   using T = std::remove_cvref_t<decltype(z.real())>;
-  using L = std::numeric_limits<T>;
+  using L = limits<T>;
   const T x = z.real(), y = z.imag();
   if (r_isinf(y)) return Z(L::infinity(), y);  // for every x, NaN included
   if (r_isinf(x)) {
@@ -190,7 +209,7 @@ XF_HD Z c_pow(const Z& a, const Z& b) {
   if (br == T(0) && bi == T(0)) return Z(T(1), T(0));
   if (a.real() == T(0) && a.imag() == T(0)) {
     if (br > T(0)) return Z(T(0), T(0));
-    return Z(std::numeric_limits<T>::quiet_NaN(), std::numeric_limits<T>::quiet_NaN());
+    return Z(limits<T>::quiet_NaN(), limits<T>::quiet_NaN());
   }
   if (bi == T(0) && br > T(-100) && br < T(100) && T(static_cast<int>(br)) == br) {
     const int n = static_cast<int>(br);

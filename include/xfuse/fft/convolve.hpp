@@ -21,8 +21,10 @@ enum class conv_method { automatic, direct, fft };
 
 namespace detail {
 
-// The least 2^a 3^b 5^c 7^d at or above n.
-inline index_t fft_fast_length(index_t n) {
+// The least 2^a 3^b 5^c 7^d at or above n (n <= 2^62, so that doubling cannot overflow).
+inline index_t fft_fast_length(index_t n, const char* op) {
+  if (n > (index_t{1} << 62))
+    throw shape_error(std::string(op) + ": array is too big: a transform of " + std::to_string(n) + " points");
   if (n <= 1) return 1;
   index_t best = 1;
   while (best < n) best *= 2;
@@ -78,17 +80,19 @@ using fftconvolve_t = std::conditional_t<is_complex<promote_t<value_t<A>, value_
                                          fft_real_of<promote_t<value_t<A>, value_t<B>>>>;
 
 // The full convolution through transforms of `fast` extents, cut to `full`.
-template <class T, int R, class A, class B>
-auto fft_full_convolution(const A& a, const B& b, const dims<R>& full) {
+template <class T, class Space, int R, class A, class B>
+auto fft_full_convolution(const A& a, const B& b, const dims<R>& full, const char* op) {
   fft_sizes fast;
-  for (int d = 0; d < R; ++d) fast.values.push_back(fft_fast_length(full[d]));
+  dims<R> padded{};
+  for (int d = 0; d < R; ++d) fast.values.push_back(padded[d] = fft_fast_length(full[d], op));
   fast.given = true;
+  checked_size(padded, sizeof(T), op);
   // Each operand padded to `fast` as cuFFT reads it (callbacks on) or by a clearing pass and a copy
   // into cuFFT's input block (faster on an H200 than one gather kernel: 0.397 against 0.415 ms for
   // the whole 2048^2 * 255^2 case).
   const auto spectrum = [&](const auto& operand) {
-    if constexpr (is_complex<T>) return fftn(as_array_of<T>(operand), fast);
-    else return rfftn(as_array_of<T>(operand), fast);
+    if constexpr (is_complex<T>) return fftn(as_array_of<T, Space>(operand), fast);
+    else return rfftn(as_array_of<T, Space>(operand), fast);
   };
   auto result = [&] {
     if constexpr (is_complex<T>) return ifftn(spectrum(a) * spectrum(b), fast);
@@ -104,14 +108,14 @@ auto fft_full_convolution(const A& a, const B& b, const dims<R>& full) {
 // in1's shape, 'valid' needs one operand at least as large as the other along every axis. Real
 // operands give float32 (both float32) or float64, complex ones complex64 or complex128.
 template <expression A, expression B>
-array<detail::fftconvolve_t<A, B>, rank_v<A>, resolved_space_t<space_t<A>>> fftconvolve(const A& in1, const B& in2,
+array<detail::fftconvolve_t<A, B>, rank_v<A>, detail::operands_space_t<A, B>> fftconvolve(const A& in1, const B& in2,
                                                                                        conv_mode mode = conv_mode::full,
                                                                                        conv_method method = conv_method::automatic) {
   constexpr int R = rank_v<A>;
   static_assert(R == rank_v<B>, "xf::fftconvolve: in1 and in2 should have the same dimensionality");
   static_assert(R >= 1, "xf::fftconvolve: 0-d operands");
   using T = detail::fftconvolve_t<A, B>;
-  using Space = resolved_space_t<space_t<A>>;
+  using Space = detail::operands_space_t<A, B>;
   const char* op = "xf::fftconvolve";
   const auto s1 = in1.shape(), s2 = in2.shape();
   bool in1_larger = true, in2_larger = true;
@@ -123,6 +127,9 @@ array<detail::fftconvolve_t<A, B>, rank_v<A>, resolved_space_t<space_t<A>>> fftc
     dims<R> none{};
     return array<T, R, Space>(none);
   }
+  dims<R> full{};  // checked before any arithmetic on it (broadcast views can be long without memory)
+  for (int d = 0; d < R; ++d) full[d] = detail::extent_sum(s1[d], s2[d] - 1, op);
+  detail::checked_size(full, sizeof(T), op);
   if (mode == conv_mode::valid && !in1_larger && !in2_larger)
     throw shape_error(std::string(op) + ": for 'valid' mode, one must be at least as large as the other in every dimension; got " +
                       to_string(s1) + " and " + to_string(s2));
@@ -133,7 +140,7 @@ array<detail::fftconvolve_t<A, B>, rank_v<A>, resolved_space_t<space_t<A>>> fftc
                       (method == conv_method::automatic && R <= 2 && !detail::fft_convolution_faster(s1, s2, mode));
   if constexpr (R <= 2) {
     if (direct) {
-      const auto a = detail::as_array_of<T>(in1), b = detail::as_array_of<T>(in2);
+      const auto a = detail::as_array_of<T, Space>(in1), b = detail::as_array_of<T, Space>(in2);
       if constexpr (R == 2) {
         return array<T, 2, Space>(convolve2d(a, b, mode));
       } else {
@@ -142,13 +149,12 @@ array<detail::fftconvolve_t<A, B>, rank_v<A>, resolved_space_t<space_t<A>>> fftc
       }
     }
   }
-  dims<R> full{}, start{}, keep{};
+  dims<R> start{}, keep{};
   for (int d = 0; d < R; ++d) {
-    full[d] = s1[d] + s2[d] - 1;
     keep[d] = mode == conv_mode::full ? full[d] : mode == conv_mode::same ? s1[d] : std::abs(s1[d] - s2[d]) + 1;
     start[d] = (full[d] - keep[d]) / 2;  // SciPy's _centered
   }
-  auto result = detail::fft_full_convolution<T, R>(in1, in2, full);
+  auto result = detail::fft_full_convolution<T, Space, R>(in1, in2, full, op);
   for (int d = 0; d < R; ++d) result = detail::axis_slice(result, d, start[d], start[d] + keep[d]);
   return result;
 }

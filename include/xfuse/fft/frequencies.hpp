@@ -9,12 +9,20 @@
 #include "geometry.hpp"
 
 namespace xf {
+namespace detail {
+// n * d, the span the frequencies divide; zero is NumPy's ZeroDivisionError.
+inline double sample_span(index_t n, double d, const char* op) {
+  const double span = static_cast<double>(n) * d;
+  if (span == 0) throw error(std::string(op) + ": division by zero (n * d is 0 for d = " + std::to_string(d) + ")");
+  return span;
+}
+}  // namespace detail
 
 // np.fft.fftfreq(n, d): [0, 1, ..., (n - 1) // 2, -(n // 2), ..., -1] / (d * n), each an integer
 // times 1 / (n * d) as NumPy computes it.
 inline auto fftfreq(index_t n, double d = 1.0) {
   if (n < 1) throw shape_error("xf::fftfreq: n must be positive, got " + std::to_string(n));
-  const double step = 1.0 / (static_cast<double>(n) * d);
+  const double step = 1.0 / detail::sample_span(n, d, "xf::fftfreq");
   const auto k = xf::arange<std::int64_t>(n);
   const std::int64_t positive = (n - 1) / 2 + 1;
   return xf::where(k < positive, k, k - n).astype<double>() * step;
@@ -23,7 +31,7 @@ inline auto fftfreq(index_t n, double d = 1.0) {
 // np.fft.rfftfreq(n, d): [0, 1, ..., n // 2] / (d * n).
 inline auto rfftfreq(index_t n, double d = 1.0) {
   if (n < 1) throw shape_error("xf::rfftfreq: n must be positive, got " + std::to_string(n));
-  const double step = 1.0 / (static_cast<double>(n) * d);
+  const double step = 1.0 / detail::sample_span(n, d, "xf::rfftfreq");
   return xf::arange<std::int64_t>(n / 2 + 1).astype<double>() * step;
 }
 

@@ -49,6 +49,7 @@ enum class fft_kind { complex_to_complex, real_to_complex, complex_to_real };
 struct fft_request {
   std::vector<int> axes;
   std::vector<index_t> lengths;
+  const char* op = "xf::fft";  // the public call, for messages
 };
 
 inline std::string fft_list(const std::vector<index_t>& v) {
@@ -80,7 +81,7 @@ fft_request resolve_fft_axis(const std::array<index_t, R>& shape, std::optional<
   const int a = normalize_axis_of(axis, shape, op);
   const index_t length = n ? *n : real_output ? 2 * (shape[a] - 1) : shape[a];
   check_fft_length(length, op);
-  fft_request r{{a}, {length}};
+  fft_request r{{a}, {length}, op};
   check_fft_extents(shape, r, op);
   return r;
 }
@@ -93,6 +94,7 @@ fft_request resolve_fft_axes(const std::array<index_t, R>& shape, const fft_size
                              bool real_output, const char* op, std::vector<int> default_axes = {}) {
   constexpr int rank = static_cast<int>(R);
   fft_request r;
+  r.op = op;
   std::vector<int> given = axes.given ? axes.values : default_axes;
   if (!axes.given && default_axes.empty()) {
     const int count = s.given ? static_cast<int>(s.values.size()) : rank;
@@ -122,6 +124,14 @@ inline double fft_points(const fft_request& req) {
   double points = 1;
   for (index_t n : req.lengths) points *= static_cast<double>(n);
   return points;
+}
+
+// A norm that is none of the three (a value cast into fft_norm) is refused, as NumPy refuses
+// other strings.
+inline void check_fft_norm(fft_norm norm, const char* op) {
+  if (norm != fft_norm::backward && norm != fft_norm::ortho && norm != fft_norm::forward)
+    throw error(std::string(op) + ": invalid norm value " + std::to_string(static_cast<int>(norm)) +
+                "; should be fft_norm::backward, ortho or forward");
 }
 
 // The factor a transform of `points` points multiplies by under `norm` (inverse: the inverse direction).

@@ -111,6 +111,7 @@ auto fft_device(const E& e, const fft_request& req, bool inverse, double scale) 
 template <fft_kind Kind, class E>
 auto run_fft(const E& e, const fft_request& req, bool inverse, fft_norm norm) {
   using Real = fft_real_of<value_t<E>>;
+  check_fft_norm(norm, req.op);
   const double scale = fft_scale(norm, fft_points(req), inverse);
   if constexpr (std::is_same_v<resolved_space_t<space_t<E>>, host>) return fft_host<Kind, Real>(e, req, inverse, scale);
   else return fft_device<Kind, Real>(e, req, inverse, scale);

@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 
 #include "../reduce.hpp"
 #include "matmul.hpp"
@@ -62,14 +63,16 @@ struct labels {
   constexpr void add(char c) { name[count++] = c; }
 };
 
+// What is wrong with a subscripts string (einsum names each in a static assertion of its own).
+enum class mistake { none, too_many_operands, dash_without_arrow, ellipsis, not_a_letter, too_many_labels,
+                     output_not_a_letter, output_repeated, output_unknown };
+
 struct spec {
   labels in[max_operands]{};
   int operands = 0;
   labels out{};
+  mistake error = mistake::none;  // parsing stops at the first
 };
-
-// Reached only in constant evaluation of a bad subscripts string: the compiler reports this call.
-inline void bad_subscripts(const char*) {}
 
 constexpr bool is_label(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
@@ -82,30 +85,30 @@ constexpr spec parse(std::string_view s) {
     const char c = s[i];
     if (c == ' ') continue;
     if (c == ',') {
-      if (++p.operands > max_operands) bad_subscripts("xf::einsum: more than 16 operands");
+      if (++p.operands > max_operands) return p.error = mistake::too_many_operands, p;
       continue;
     }
     if (c == '-') {
-      if (i + 1 >= s.size() || s[i + 1] != '>') bad_subscripts("xf::einsum: '-' not followed by '>'");
+      if (i + 1 >= s.size() || s[i + 1] != '>') return p.error = mistake::dash_without_arrow, p;
       explicit_output = true;
       i += 2;
       break;
     }
-    if (c == '.') bad_subscripts("xf::einsum: '...' (broadcast dimensions) is not supported; name every dimension");
-    if (!is_label(c)) bad_subscripts("xf::einsum: subscripts are letters");
+    if (c == '.') return p.error = mistake::ellipsis, p;
+    if (!is_label(c)) return p.error = mistake::not_a_letter, p;
     labels& l = p.in[p.operands - 1];
-    if (l.count == max_labels) bad_subscripts("xf::einsum: too many labels in one operand");
+    if (l.count == max_labels) return p.error = mistake::too_many_labels, p;
     l.add(c);
   }
   if (explicit_output) {
     for (; i < s.size(); ++i) {
       const char c = s[i];
       if (c == ' ') continue;
-      if (!is_label(c)) bad_subscripts("xf::einsum: the output's subscripts are letters");
-      if (p.out.has(c)) bad_subscripts("xf::einsum: a label repeated in the output");
+      if (!is_label(c)) return p.error = mistake::output_not_a_letter, p;
+      if (p.out.has(c)) return p.error = mistake::output_repeated, p;
       bool found = false;
       for (int k = 0; k < p.operands; ++k) found = found || p.in[k].has(c);
-      if (!found) bad_subscripts("xf::einsum: an output label that no operand has");
+      if (!found) return p.error = mistake::output_unknown, p;
       p.out.add(c);
     }
   } else {  // implicit: the labels used exactly once, in alphabetical (character) order
@@ -190,7 +193,6 @@ constexpr bool same_labels(const labels& x, const labels& y) {
 
 template <labels L, labels To, class T, int R, class S>
 array<T, To.count, S> relabel(const array<T, R, S>& a) {
-  static_assert(L.count == R, "xf::einsum: an operand's rank differs from the number of its subscripts");
   if constexpr (same_labels(L, To)) {
     return a;  // nothing to change: the array itself
   } else if constexpr (is_permutation_of(L, To)) {
@@ -319,6 +321,34 @@ auto run(const array<T, R, S>& first, const Rest&... rest) {
   return fold<P, 1, keep_only(l0, needed_after(P, 0))>(sum_out<l0, needed_after(P, 0)>(a), rest...);
 }
 
+// One operand's rank against its subscripts. The failing instantiation names the subscripts, the
+// operand's position (from 0), how many subscripts it has and its rank.
+template <subscripts_text Text, int Operand, int Subscripts, int Rank>
+constexpr bool operand_rank_matches() {
+  static_assert(Subscripts == Rank,
+                "xf::einsum: an operand's rank differs from the number of its subscripts (the instantiation names the "
+                "subscripts Text, the Operand's position from 0, its Subscripts and its Rank)");
+  return Subscripts == Rank;
+}
+template <subscripts_text Text, spec P, class... E, std::size_t... I>
+constexpr bool ranks_match(std::index_sequence<I...>) {
+  return (operand_rank_matches<Text, static_cast<int>(I), P.in[I].count, rank_v<E>>() && ...);
+}
+
+// The subscripts' mistakes, each a static assertion with its own message.
+template <spec P>
+constexpr bool well_formed() {
+  static_assert(P.error != mistake::too_many_operands, "xf::einsum: more than 16 operands");
+  static_assert(P.error != mistake::dash_without_arrow, "xf::einsum: '-' not followed by '>'");
+  static_assert(P.error != mistake::ellipsis, "xf::einsum: '...' (broadcast dimensions) is not supported; name every dimension");
+  static_assert(P.error != mistake::not_a_letter, "xf::einsum: subscripts are letters");
+  static_assert(P.error != mistake::too_many_labels, "xf::einsum: too many labels in one operand");
+  static_assert(P.error != mistake::output_not_a_letter, "xf::einsum: the output's subscripts are letters");
+  static_assert(P.error != mistake::output_repeated, "xf::einsum: a label repeated in the output");
+  static_assert(P.error != mistake::output_unknown, "xf::einsum: an output label that no operand has");
+  return P.error == mistake::none;
+}
+
 }  // namespace detail::einsum
 
 // np.einsum(subscripts, *operands) with the subscripts as a template argument:
@@ -328,18 +358,18 @@ auto run(const array<T, R, S>& first, const Rest&... rest) {
 template <detail::einsum::subscripts_text Text, expression... E>
 auto einsum(const E&... operands) {
   static constexpr detail::einsum::spec subscripts = detail::einsum::parse(Text.view());
-  static_assert(sizeof...(E) == static_cast<std::size_t>(subscripts.operands),
+  constexpr bool parsed = detail::einsum::well_formed<subscripts>();
+  static_assert(!parsed || sizeof...(E) == static_cast<std::size_t>(subscripts.operands),
                 "xf::einsum: the number of operands differs from the number of comma-separated subscripts");
-  using S = resolved_space_t<space_t<std::tuple_element_t<0, std::tuple<E...>>>>;
-  static_assert((std::is_same_v<S, resolved_space_t<space_t<E>>> && ...), "xf::einsum: operands on the host and on the device");
-  const detail::nvtx_range range("xf::einsum");
-  using T = typename detail::einsum::promote_all<value_t<E>...>::type;  // NumPy casts every operand to it first
-  const auto as_result_type = [](const auto& e) {
-    using X = std::remove_cvref_t<decltype(e)>;
-    if constexpr (std::is_same_v<value_t<X>, T>) return array<T, rank_v<X>, S>(detail::as_array(e));
-    else return array<T, rank_v<X>, S>(eval(e.template astype<T>()));
-  };
-  return detail::einsum::run<subscripts>(as_result_type(operands)...);
+  if constexpr (parsed && sizeof...(E) == static_cast<std::size_t>(subscripts.operands)) {
+    if constexpr (detail::einsum::ranks_match<Text, subscripts, E...>(std::index_sequence_for<E...>{})) {
+      using S = detail::operands_space_t<E...>;
+      const detail::nvtx_range range("xf::einsum");
+      using T = typename detail::einsum::promote_all<value_t<E>...>::type;  // NumPy casts every operand to it first
+      const auto as_result_type = [](const auto& e) { return detail::as_array_of<T, S>(e); };
+      return detail::einsum::run<subscripts>(as_result_type(operands)...);
+    }
+  }
 }
 
 }  // namespace xf

@@ -28,12 +28,12 @@ auto lstsq(const A& a_in, const B& b_in, double rcond = -1) {
   const detail::nvtx_range range("xf::linalg::lstsq");
   using T = promote_t<value_t<A>, value_t<B>>;
   using Re = real_t<T>;
-  using Space = resolved_space_t<space_t<A>>;
+  using Space = ::xf::detail::operands_space_t<A, B>;
   constexpr int RB = rank_v<B>;
   static_assert(rank_v<A> == 2, "xf::linalg::lstsq: a is a matrix (m, n)");
   static_assert(RB == 1 || RB == 2, "xf::linalg::lstsq: b is (m) or (m, k)");
-  const array<T, 2, Space> a = ::xf::detail::as_array_of<T>(a_in);
-  const array<T, RB, Space> bv = ::xf::detail::as_array_of<T>(b_in);
+  const array<T, 2, Space> a = ::xf::detail::as_array_of<T, Space>(a_in);
+  const array<T, RB, Space> bv = ::xf::detail::as_array_of<T, Space>(b_in);
   const index_t m = a.shape(0), n = a.shape(1), k = std::min(m, n);
   if (bv.shape(0) != m)
     throw shape_error("xf::linalg::lstsq: " + std::string(dtype_name<T>) + " a " + to_string(a.shape()) + " and b " + to_string(bv.shape()) +

@@ -52,8 +52,7 @@ auto blas_matmul(const A& a, const B& b, const matmul_options& opt) {
   constexpr int RA = rank_v<A>, RB = rank_v<B>;
   const auto cast = [](const auto& e) {
     using V = value_t<decltype(e)>;
-    if constexpr (std::is_same_v<V, T>) return array<T, rank_v<decltype(e)>, S>(as_array(e));
-    else return eval(e.template astype<T>());
+    return as_array_of<T, S>(e);
   };
   if constexpr (std::is_same_v<S, host> && is_low_precision<T>) {
     // No 16-bit host BLAS: multiply in float, round once.
@@ -83,16 +82,10 @@ auto blas_matmul(const A& a, const B& b, const matmul_options& opt) {
 template <expression A, expression B>
 auto matmul(const A& a, const B& b, const matmul_options& opt = {}) {
   using T = promote_t<value_t<A>, value_t<B>>;
-  using S = resolved_space_t<space_t<A>>;
-  static_assert(std::is_same_v<S, resolved_space_t<space_t<B>>>, "xf::matmul: one operand is on the host, the other on the device");
+  using S = detail::operands_space_t<A, B>;
   if constexpr (std::is_integral_v<T>) {
     (void)opt;  // TF32 is for float products
-    const auto as_t = [](const auto& e) {
-      using V = value_t<decltype(e)>;
-      if constexpr (std::is_same_v<V, T>) return array<T, rank_v<decltype(e)>, S>(detail::as_array(e));
-      else return eval(e.template astype<T>());
-    };
-    return detail::integer_matmul(as_t(a), as_t(b));
+    return detail::integer_matmul(detail::as_array_of<T, S>(a), detail::as_array_of<T, S>(b));
   } else {
     return detail::blas_matmul<T, S>(a, b, opt);
   }

@@ -106,8 +106,9 @@ template <expression A, expression B>
 auto dot(const A& a_in, const B& b_in) {
   constexpr int RA = rank_v<A>, RB = rank_v<B>;
   static_assert(RA >= 1 && RB >= 1, "xf::dot: operands must have at least one dimension (use * for scalars)");
-  const auto a = detail::as_array(a_in);
-  const auto b = detail::as_array(b_in);
+  using S = detail::operands_space_t<A, B>;
+  const auto a = detail::as_array<S>(a_in);
+  const auto b = detail::as_array<S>(b_in);
   if constexpr (RA == 1 && RB == 1) {
     detail::require_same_length("xf::dot", a, a.size(), b, b.size());
     return detail::vector_dot(a, b, "xf::dot");
@@ -134,8 +135,9 @@ auto dot(const A& a_in, const B& b_in) {
 // np.vdot: the flattened operands' sum of conj(a) * b, in the type of np.dot.
 template <expression A, expression B>
 auto vdot(const A& a_in, const B& b_in) {
-  const auto a = detail::as_array(a_in).ravel();
-  const auto b = detail::as_array(b_in).ravel();
+  using S = detail::operands_space_t<A, B>;
+  const auto a = detail::as_array<S>(a_in).ravel();
+  const auto b = detail::as_array<S>(b_in).ravel();
   detail::require_same_length("xf::vdot", a, a.size(), b, b.size());
   if constexpr (is_complex<value_t<A>>) return sum(conj(a) * b);
   else return detail::vector_dot(a, b, "xf::vdot");
@@ -149,8 +151,9 @@ auto inner(const A& a_in, const B& b_in) {
   if constexpr (RA == 1 && RB == 1) {
     return dot(a_in, b_in);
   } else {
-    const auto a = detail::as_array(a_in);
-    const auto b = detail::as_array(b_in);
+    using S = detail::operands_space_t<A, B>;
+    const auto a = detail::as_array<S>(a_in);
+    const auto b = detail::as_array<S>(b_in);
     const index_t k = a.shape(RA - 1);
     detail::require_same_length("xf::inner", a, k, b, b.shape(RB - 1));
     const auto c = eval(matmul(a.reshape(std::array<index_t, 2>{-1, k}), b.reshape(std::array<index_t, 2>{-1, k}).T()));
@@ -165,8 +168,9 @@ auto inner(const A& a_in, const B& b_in) {
 // used inside a larger expression it fuses there.
 template <expression A, expression B>
 auto outer(const A& a, const B& b) {
-  return detail::as_array(a).ravel().reshape(std::array<index_t, 2>{-1, 1}) *
-         detail::as_array(b).ravel().reshape(std::array<index_t, 2>{1, -1});
+  using S = detail::operands_space_t<A, B>;
+  return detail::as_array<S>(a).ravel().reshape(std::array<index_t, 2>{-1, 1}) *
+         detail::as_array<S>(b).ravel().reshape(std::array<index_t, 2>{1, -1});
 }
 
 // np.trace: the sum of the diagonal of axes 0 and 1 (with an offset), a 0-d array for a matrix.
@@ -188,14 +192,16 @@ auto tensordot(const A& a_in, const B& b_in) {
   static_assert(N >= 0 && N <= RA && N <= RB, "xf::tensordot: N is more than an operand's rank");
   int axes_a[N > 0 ? N : 1], axes_b[N > 0 ? N : 1];
   for (int i = 0; i < N; ++i) axes_a[i] = RA - N + i, axes_b[i] = i;
-  return detail::tensordot_axes<N>(detail::as_array(a_in), detail::as_array(b_in), axes_a, axes_b);
+  using S = detail::operands_space_t<A, B>;
+  return detail::tensordot_axes<N>(detail::as_array<S>(a_in), detail::as_array<S>(b_in), axes_a, axes_b);
 }
 // np.tensordot(a, b, axes=(axes_a, axes_b)): the sum over axes_a of a paired with axes_b of b
 // (result: a's other axes, then b's, in order).
 template <std::size_t N, expression A, expression B>
 auto tensordot(const A& a_in, const B& b_in, const int (&axes_a)[N], const int (&axes_b)[N]) {
   static_assert(static_cast<int>(N) <= rank_v<A> && static_cast<int>(N) <= rank_v<B>, "xf::tensordot: more summed axes than an operand has");
-  return detail::tensordot_axes<static_cast<int>(N)>(detail::as_array(a_in), detail::as_array(b_in), axes_a, axes_b);
+  using S = detail::operands_space_t<A, B>;
+  return detail::tensordot_axes<static_cast<int>(N)>(detail::as_array<S>(a_in), detail::as_array<S>(b_in), axes_a, axes_b);
 }
 
 // np.kron(a, b): the Kronecker product (the operands padded with leading axes of extent 1 to one
@@ -205,8 +211,9 @@ auto tensordot(const A& a_in, const B& b_in, const int (&axes_a)[N], const int (
 template <expression A, expression B>
 auto kron(const A& a_in, const B& b_in) {
   constexpr int RA = rank_v<A>, RB = rank_v<B>, R = RA > RB ? RA : RB;
-  const auto a = detail::as_array(a_in);
-  const auto b = detail::as_array(b_in);
+  using S = detail::operands_space_t<A, B>;
+  const auto a = detail::as_array<S>(a_in);
+  const auto b = detail::as_array<S>(b_in);
   using T = value_t<decltype(a * b)>;
   dims<2 * R> a_spread{}, b_spread{}, both{};
   dims<R> shape{};
@@ -215,9 +222,9 @@ auto kron(const A& a_in, const B& b_in) {
     a_spread[2 * d] = x, a_spread[2 * d + 1] = 1;
     b_spread[2 * d] = 1, b_spread[2 * d + 1] = y;
     both[2 * d] = x, both[2 * d + 1] = y;
-    shape[d] = x * y;
+    shape[d] = detail::extent_product(x, y, "xf::kron");
   }
-  const array<T, 2 * R, resolved_space_t<space_t<A>>> out(both);
+  const array<T, 2 * R, S> out(both);
   out.assign(a.reshape(a_spread) * b.reshape(b_spread));
   return out.reshape(shape);
 }
@@ -231,13 +238,13 @@ auto cross(const A& a_in, const B& b_in, int axis = -1) {
   constexpr int R = rank_v<A>;
   static_assert(R >= 1 && rank_v<B> == R, "xf::cross: the operands have one rank, at least 1 (reshape the other first)");
   constexpr const char* op = "xf::cross";
-  const auto a = detail::cross_operand(detail::as_array(a_in), axis, op);
-  const auto b = detail::cross_operand(detail::as_array(b_in), axis, op);
+  using S = detail::operands_space_t<A, B>;
+  const auto a = detail::cross_operand(detail::as_array<S>(a_in), axis, op);
+  const auto b = detail::cross_operand(detail::as_array<S>(b_in), axis, op);
   if (a.shape(0) == 2 && b.shape(0) == 2)
     throw shape_error(std::string(op) + ": both operands hold 2-vectors (NumPy 2 deprecates their scalar cross product); "
                       "write a[..., 0] * b[..., 1] - a[..., 1] * b[..., 0]");
   using T = value_t<decltype(a * b)>;
-  using S = resolved_space_t<space_t<A>>;
   const auto pa = detail::three_vectors<T, S>(a), pb = detail::three_vectors<T, S>(b);
   dims<R> shape{};
   shape[0] = 3;

@@ -34,15 +34,19 @@ auto matrix_rank(const A& a) {
 }
 
 // np.linalg.cond(a, p): the condition number; p = 2 (NumPy's default) is S.max / S.min, -2 its
-// inverse (a singular matrix gives inf, and a NaN from a matrix without NaN is inf, as NumPy's);
-// 1, -1, inf, -inf, "fro" and "nuc" are norm(a, p) * norm(inv(a), p) over the last two axes (a
-// singular matrix: xf::linalg_error at the next host read, where NumPy gives inf).
+// inverse; 1, -1, inf, -inf, "fro" and "nuc" are norm(a, p) * norm(inv(a), p) over the last two
+// axes. As NumPy's: a singular matrix gives inf, and so does a NaN from a matrix without NaN (0 / 0
+// of a zero matrix); a matrix with NaN gives NaN. Asynchronous on the device.
 template <expression A>
-auto cond(const A& a, const norm_order& p = 2.0) {
+auto cond(const A& a_in, const norm_order& p = 2.0) {
   constexpr int R = rank_v<A>;
   static_assert(R >= 2, "xf::linalg::cond: needs a matrix or a stack of matrices");
-  using Re = real_t<std::conditional_t<std::is_integral_v<value_t<A>>, double, value_t<A>>>;
+  using F = std::conditional_t<std::is_integral_v<value_t<A>>, double, value_t<A>>;  // NumPy: integers as float64
+  using Re = real_t<F>;
   using S = resolved_space_t<space_t<A>>;
+  const auto a = ::xf::detail::as_array_of<F>(a_in);
+  constexpr Re inf = std::numeric_limits<Re>::infinity(), nan = std::numeric_limits<Re>::quiet_NaN();
+  const auto has_nan = any(isnan(a), {R - 2, R - 1});
   array<Re, R - 2, S> r;
   if (p.kind == norm_order::number && (p.p == 2 || p.p == -2)) {
     const auto values = svdvals(a);
@@ -53,12 +57,17 @@ auto cond(const A& a, const norm_order& p = 2.0) {
     const index_t k = s.shape(0);
     if (k == 0) throw shape_error("xf::linalg::cond: the matrices are empty (shape " + to_string(a.shape()) + ")");
     r = p.p == 2 ? array<Re, R - 2, S>(s(0) / s(k - 1)) : array<Re, R - 2, S>(s(k - 1) / s(0));
+    r.assign(where(isnan(r) && !has_nan, inf, r));
   } else {
-    r = norm(a, p, {R - 2, R - 1}) * norm(inv(a), p, {R - 2, R - 1});
+    detail::require_square(a, "xf::linalg::cond");
+    const auto inverse = detail::invert(a);
+    r = norm(a, p, {R - 2, R - 1}) * norm(inverse.x, p, {R - 2, R - 1});
+    // The factorization's record, in the batch's shape: nonzero for a singular matrix.
+    dims<R - 2> batch{};
+    for (int d = 0; d < R - 2; ++d) batch[d] = a.shape(d);
+    const auto singular = array<int, 1, S>::wrap(static_cast<int*>(inverse.info.get()), dims<1>{inverse.count}, inverse.info).reshape(batch) > 0;
+    r.assign(where((isnan(r) || singular) && !has_nan, inf, where(singular, nan, r)));
   }
-  // NumPy's rule: NaN from a matrix without NaN (0 / 0 of a zero matrix) is inf.
-  const auto has_nan = any(isnan(a), {R - 2, R - 1});
-  r.assign(where(isnan(r) && !has_nan, std::numeric_limits<Re>::infinity(), r));
   return r;
 }
 

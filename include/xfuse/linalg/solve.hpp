@@ -64,10 +64,10 @@ template <expression A, expression B>
 auto solve(const A& a_in, const B& b_in) {
   const detail::nvtx_range range("xf::linalg::solve");
   using T = promote_t<value_t<A>, value_t<B>>;
-  const array<T, rank_v<A>, resolved_space_t<space_t<A>>> av = ::xf::detail::as_array_of<T>(a_in);
-  const array<T, rank_v<B>, resolved_space_t<space_t<B>>> bv = ::xf::detail::as_array_of<T>(b_in);
+  using Space = ::xf::detail::operands_space_t<A, B>;
+  const array<T, rank_v<A>, Space> av = ::xf::detail::as_array_of<T, Space>(a_in);
+  const array<T, rank_v<B>, Space> bv = ::xf::detail::as_array_of<T, Space>(b_in);
   constexpr int RA = rank_v<A>, RB = rank_v<B>;
-  using Space = resolved_space_t<space_t<A>>;
   static_assert(RA >= 2, "xf::linalg::solve: a is a matrix or a stack of matrices");
   detail::require_square(av, "xf::linalg::solve");
   const index_t n = av.shape(RA - 1);
@@ -123,39 +123,52 @@ auto solve(const A& a_in, const B& b_in) {
   }
 }
 
+namespace detail {
+
+// The inverses of a matrix or a stack, and the factorization's failure record (info > 0 for a
+// singular matrix, whose inverse holds inf or NaN), with no check attached.
+template <class T, int R, class Space>
+struct inverses {
+  array<T, R, Space> x;
+  buffer info;  // `count` ints, on x's side
+  index_t count = 0;
+};
+template <class T, int R, class Space>
+inverses<T, R, Space> invert(const array<T, R, Space>& a) {
+  static_assert(R >= 2, "xf::linalg::inv: needs a matrix or a stack of matrices");
+  require_square(a, "xf::linalg::inv");
+  if constexpr (std::is_same_v<Space, device>) {
+    const index_t n = a.shape(R - 1);
+    index_t count = 1;
+    for (int i = 0; i < R - 2; ++i) count *= a.shape(i);
+    if (small_lu_fits<T>(n, n, count)) {
+      const device_guard on_device(a.device_id());
+      small_solve_info failures;
+      const array<T, R, Space> x =
+          small_solve(a.reshape(std::array<index_t, 3>{count, n, n}), static_cast<const T*>(nullptr), stack_strides{0, 0, 0}, n, failures)
+              .reshape(a.shape());
+      return {x, failures.info, failures.count};
+    }
+  }
+  auto f = lu_factor(column_major_stack(a, "xf::linalg::inv"));
+  const index_t n = f.n;
+  const array<T, 2, Space> identity = eye<T>(n);
+  array<T, 3, Space> rhs = identity.reshape(std::array<index_t, 3>{1, n, n}).broadcast_to(std::array<index_t, 3>{f.count, n, n}).copy();
+  lu_solve(f, rhs);
+  const array<T, R, Space> x = rhs.reshape(batch_then<R>(a.shape(), {n, n})).swapaxes(R - 1, R - 2);
+  return {x, f.info, f.count};
+}
+
+}  // namespace detail
+
 // np.linalg.inv, for a matrix or a stack: LU, then solves against the identity (one launch for
 // device matrices up to 64 x 64).
 template <expression A>
 auto inv(const A& a_in) {
   const detail::nvtx_range range("xf::linalg::inv");
-  using T = value_t<A>;
-  constexpr int R = rank_v<A>;
-  using Space = resolved_space_t<space_t<A>>;
-  const auto a = ::xf::detail::as_array(a_in);
-  static_assert(R >= 2, "xf::linalg::inv: needs a matrix or a stack of matrices");
-  detail::require_square(a, "xf::linalg::inv");
-  if constexpr (std::is_same_v<Space, device>) {
-    const index_t n = a.shape(R - 1);
-    index_t count = 1;
-    for (int i = 0; i < R - 2; ++i) count *= a.shape(i);
-    if (detail::small_lu_fits<T>(n, n, count)) {
-      const device_guard on_device(a.device_id());
-      detail::small_solve_info failures;
-      const array<T, R, Space> x =
-          detail::small_solve(a.reshape(std::array<index_t, 3>{count, n, n}), static_cast<const T*>(nullptr), detail::stack_strides{0, 0, 0}, n, failures)
-              .reshape(a.shape());
-      detail::attach_info_check(x, failures, "xf::linalg::inv", "the matrix is singular");
-      return x;
-    }
-  }
-  auto f = detail::lu_factor(detail::column_major_stack(a, "xf::linalg::inv"));
-  const index_t n = f.n;
-  const array<T, 2, Space> identity = eye<T>(n);
-  array<T, 3, Space> rhs = identity.reshape(std::array<index_t, 3>{1, n, n}).broadcast_to(std::array<index_t, 3>{f.count, n, n}).copy();
-  detail::lu_solve(f, rhs);
-  const array<T, R, Space> x = rhs.reshape(detail::batch_then<R>(a.shape(), {n, n})).swapaxes(R - 1, R - 2);
-  detail::attach_info_check(x, f, "xf::linalg::inv", "the matrix is singular");
-  return x;
+  const auto r = detail::invert(::xf::detail::as_array(a_in));
+  detail::attach_info_check(r.x, r, "xf::linalg::inv", "the matrix is singular");
+  return r.x;
 }
 
 // np.linalg.det: the product of U's diagonal, its sign flipped once per row swap. 0 for a

@@ -104,12 +104,12 @@ auto bincount(const X& x, const W& weights, index_t minlength = 0) {
   static_assert(rank_v<X> == 1 && rank_v<W> == 1, "xf::bincount: x and the weights must be 1-D");
   static_assert((is_integer<value_t<X>> && !std::is_same_v<value_t<X>, std::uint64_t>) || is_bool<value_t<X>>,
                 "xf::bincount: x must hold integers that convert safely to int64 (NumPy's intp): not uint64");
-  using S = resolved_space_t<space_t<X>>;
+  using S = detail::operands_space_t<X, W>;
   if (weights.shape()[0] != x.shape()[0])
     throw shape_error("xf::bincount: weights of length " + std::to_string(weights.shape()[0]) + " for x of length " +
                       std::to_string(x.shape()[0]));
-  const auto values = ascontiguousarray(detail::as_array(x));
-  const array<double, 1, S> w = eval(weights.template astype<double>());
+  const auto values = ascontiguousarray(detail::as_array<S>(x));
+  const array<double, 1, S> w = detail::as_array_of<double, S>(weights);
   array<double, 1, S> out = zeros<double>({detail::bincount_length(values, minlength)});
   detail::count_into(values, &w, out, "xf::bincount");
   return out;

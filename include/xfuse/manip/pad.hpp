@@ -98,7 +98,7 @@ struct ramp_value {
   XF_HD XF_FORCEINLINE T operator()(index_t position, T edge, bool some_step_zero) const {
     const C i = static_cast<C>(reversed ? last - position : position);
     const C delta = static_cast<C>(static_cast<compute_t<T>>(edge)) - start;
-    C y = some_step_zero ? rounded_product(i / width, delta) : rounded_product(i, delta / width);
+    C y = some_step_zero ? math::rounded_product(i / width, delta) : math::rounded_product(i, delta / width);
     y = rounded_sum(y, start);
     if constexpr (numpy_integer<T>) {
       using std::floor;

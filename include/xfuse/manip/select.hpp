@@ -248,16 +248,16 @@ template <expression A, expression V>
 auto searchsorted(const A& a, const V& v, const std::string& side = "left") {
   static_assert(rank_v<A> == 1, "xf::searchsorted: the sorted array must be 1-D");
   static_assert(!is_complex<value_t<A>> && !is_complex<value_t<V>>, "xf::searchsorted: complex values have no order here");
-  static_assert(std::is_same_v<resolved_space_t<space_t<A>>, resolved_space_t<space_t<V>>>,
-                "xf::searchsorted: a and v must be in the same space (both host or both device arrays)");
+  using S = detail::operands_space_t<A, V>;
   if (side != "left" && side != "right")
     throw error("xf::searchsorted: side must be \"left\" or \"right\" (got \"" + side + "\")");
   using T = value_t<A>;
   using C = compute_t<promote_t<T, value_t<V>>>;
-  const auto sorted = ascontiguousarray(detail::as_array(a));
+  const auto sorted = ascontiguousarray(detail::as_array<S>(a));
   detail::require_access(sorted.device_id(), "xf::searchsorted");
-  if (side == "right") return eval(map(detail::insertion_point<T, C, true>{sorted.data(), sorted.size()}, v));
-  return eval(map(detail::insertion_point<T, C, false>{sorted.data(), sorted.size()}, v));
+  const auto positions = [&](auto point) { return array<std::int64_t, rank_v<V>, S>(map(point, v)); };
+  if (side == "right") return positions(detail::insertion_point<T, C, true>{sorted.data(), sorted.size()});
+  return positions(detail::insertion_point<T, C, false>{sorted.data(), sorted.size()});
 }
 
 // NumPy's partition(a, kth, axis) and argpartition: each kth element in its sorted place, smaller

@@ -60,6 +60,7 @@ std::vector<array<T, R, S>> split_at(const array<T, R, S>& a, const std::vector<
   const index_t n = a.shape()[axis];
   auto clip = [n](index_t i) { return std::min(std::max(i < 0 ? i + n : i, index_t{0}), n); };
   std::vector<array<T, R, S>> parts;
+  reserve_host_list(parts, cuts.size() + 1, "xf::split");
   index_t start = 0;
   for (std::size_t i = 0; i <= cuts.size(); ++i) {
     const index_t stop = i < cuts.size() ? clip(cuts[i]) : n;
@@ -76,7 +77,10 @@ std::vector<array<T, R, S>> split_into(const array<T, R, S>& a, index_t sections
   if (even && n % sections != 0)
     throw shape_error(std::string(op) + ": array split does not result in an equal division (" + std::to_string(n) +
                       " along axis " + std::to_string(axis) + " into " + std::to_string(sections) + ")");
+  // The parts and their cuts, refused at once when they cannot fit (array_split(x, 2^62)).
+  check_host_list(static_cast<std::size_t>(sections), sizeof(array<T, R, S>) + sizeof(index_t), op);
   std::vector<index_t> cuts;
+  reserve_host_list(cuts, static_cast<std::size_t>(sections - 1), op);
   const index_t each = n / sections, extra = n % sections;
   index_t at = 0;
   for (index_t i = 0; i + 1 < sections; ++i) cuts.push_back(at += each + (i < extra ? 1 : 0));

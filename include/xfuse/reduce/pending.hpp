@@ -23,7 +23,7 @@
 
 namespace xf::detail {
 
-template <bool Keep, std::size_t N, class Op, class E>
+template <bool Keep, class Space = void, std::size_t N, class Op, class E>
 auto reduce_over(const E& e, const std::array<int, N>& axes, const Op& op, const char* name);
 
 template <class E, class Op, std::size_t N, bool Keep>
@@ -52,8 +52,12 @@ struct pending_reduction {
   const char* name;
   std::shared_ptr<result_state> result = std::make_shared<result_state>();
 
-  // Runs the reduction now, into a new array (xf::eval's separate passes).
-  auto run() const { return reduce_over<Keep>(expr, axes, op, name); }
+  // Runs the reduction now, into a new array in Space (xf::eval's separate passes; void: the
+  // expression's own space).
+  template <class Space = void>
+  auto run() const {
+    return reduce_over<Keep, Space>(expr, axes, op, name);
+  }
 
   // The result: computed the first time (asynchronously on the current stream for device arrays),
   // then kept.

@@ -71,7 +71,7 @@ struct reduce_plan {
 // The leaf that leaf K reads through when same-typed leaves in memory are merged: the first leaf of
 // K's type, or K (reduce_alias's candidates: xf::eval(lazy::sum(x), lazy::max(x)), sum(x * x)).
 template <class Leaves, int K, int J = 0>
-constexpr int merged_source() {
+XF_HD constexpr int merged_source() {
   if constexpr (J >= K) return K;
   else if constexpr (tuple_element_t<K, Leaves>::in_memory && std::is_same_v<tuple_element_t<J, Leaves>, tuple_element_t<K, Leaves>>) return J;
   else return merged_source<Leaves, K, J + 1>();

@@ -81,12 +81,12 @@ struct extreme_reducer {
   static constexpr bool needs_elements = true;  // no identity in NumPy: an empty reduction is an error
   XF_HD static Acc identity() {
     if constexpr (std::is_floating_point_v<Acc>) {
-      if constexpr (SkipNan) return std::numeric_limits<Acc>::quiet_NaN();
-      else return Max ? -std::numeric_limits<Acc>::infinity() : std::numeric_limits<Acc>::infinity();
+      if constexpr (SkipNan) return limits<Acc>::quiet_NaN();
+      else return Max ? -limits<Acc>::infinity() : limits<Acc>::infinity();
     } else if constexpr (is_bool<Acc>) {
       return !Max;
     } else {
-      return Max ? std::numeric_limits<Acc>::lowest() : std::numeric_limits<Acc>::max();
+      return Max ? limits<Acc>::lowest() : limits<Acc>::max();
     }
   }
   XF_HD XF_FORCEINLINE Acc map(const In& v, index_t) const { return convert<Acc>(v); }
@@ -151,7 +151,7 @@ struct nanarg_reducer {
   XF_HD static acc_type identity() { return {Arg::identity(), false}; }
   XF_HD XF_FORCEINLINE acc_type map(const In& v, index_t i) const {
     const V x = convert<V>(v);
-    if (nan_of(x)) return {{Max ? -std::numeric_limits<V>::infinity() : std::numeric_limits<V>::infinity(), i}, false};
+    if (nan_of(x)) return {{Max ? -limits<V>::infinity() : limits<V>::infinity(), i}, false};
     return {{x, i}, true};
   }
   XF_HD XF_FORCEINLINE acc_type combine(const acc_type& a, const acc_type& b) const {
@@ -257,7 +257,7 @@ struct var_reducer {
   XF_HD out_type finish(const acc_type& a, index_t) const {
     const Real dof = static_cast<Real>(a.count) - ddof;
     // var divides by max(dof, 0) (inf past the end, as NumPy's); nanvar gives NaN there, as NumPy's.
-    const Real v = SkipNan && !(dof > Real(0)) ? std::numeric_limits<Real>::quiet_NaN() : a.m2 / (dof > Real(0) ? dof : Real(0));
+    const Real v = SkipNan && !(dof > Real(0)) ? limits<Real>::quiet_NaN() : a.m2 / (dof > Real(0) ? dof : Real(0));
     if constexpr (Sqrt) return convert<out_type>(math::r_sqrt(v));
     else return convert<out_type>(v);
   }

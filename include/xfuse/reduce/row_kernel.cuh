@@ -17,7 +17,6 @@
 // two passes (rows.hpp).
 #pragma once
 
-#include <limits>
 
 #include "kernel.cuh"
 #include "row_plan.hpp"
@@ -257,7 +256,7 @@ template <row_result What, class Row, class Affine>
 __device__ XF_FORCEINLINE void compute_row(const Row& row, const Affine& affine) {
   using C = typename Row::C;
   C v[Row::V];
-  row.load(is_softmax_kind<What> ? -std::numeric_limits<C>::infinity() : C(0), v);
+  row.load(is_softmax_kind<What> ? -limits<C>::infinity() : C(0), v);
   if constexpr (is_softmax_kind<What>) softmax_row<What>(row, v);
   else norm_row<What>(row, v, affine);
 }

@@ -99,7 +99,7 @@ struct online_row_reducer {
     C sum;
   };
   using out_type = row_stats<C>;
-  XF_HD static acc_type identity() { return {-std::numeric_limits<C>::infinity(), C(0)}; }
+  XF_HD static acc_type identity() { return {-limits<C>::infinity(), C(0)}; }
   XF_HD XF_FORCEINLINE acc_type map(const In& v, index_t) const { return {convert<C>(v), C(1)}; }
   XF_HD XF_FORCEINLINE acc_type combine(const acc_type& a, const acc_type& b) const {
     const C max = nan_max(a.max, b.max);
@@ -110,7 +110,7 @@ struct online_row_reducer {
   }
   XF_HD out_type finish(const acc_type& a, index_t) const {
     if (a.max - a.max == C(0)) return {a.max, a.sum};
-    const C inf = std::numeric_limits<C>::infinity(), nan = std::numeric_limits<C>::quiet_NaN();
+    const C inf = limits<C>::infinity(), nan = limits<C>::quiet_NaN();
     if constexpr (What == row_result::softmax) return {a.max, nan};
     else return {C(0), a.max == inf ? inf : a.max == -inf ? C(0) : nan};
   }
@@ -226,7 +226,7 @@ void run_rows_host(const Plan& p, const Affine& affine) {
     layout_positions(p.kept, false, o, kept_pos, out_pos);
     for (index_t r = 0; r < n; ++r) v[static_cast<std::size_t>(r)] = mapped_element(p, kept_pos, r);
     if constexpr (is_softmax_kind<What>) {
-      C max = -std::numeric_limits<C>::infinity();
+      C max = -limits<C>::infinity();
       for (const C x : v) max = nan_max(max, x);
       const C shift = row_shift<What>(max);
       C sum = 0;

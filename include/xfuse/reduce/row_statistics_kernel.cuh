@@ -33,7 +33,7 @@ inline constexpr bool held_leaf = tuple_element_t<K, Leaves>::in_memory && !is_s
 // when each held leaf reads what that one reads (held_shared, checked per launch; a test per
 // element cost 12% of the standardised rows' time).
 template <class Leaves, int K, int J = 0>
-constexpr int held_source() {
+XF_HD constexpr int held_source() {
   if constexpr (J >= K) return K;
   else if constexpr (held_leaf<Leaves, J> && std::is_same_v<tuple_element_t<J, Leaves>, tuple_element_t<K, Leaves>>) return J;
   else return held_source<Leaves, K, J + 1>();

@@ -124,6 +124,17 @@ void rows_in_two_passes(const E& e, int axis, Result& result, const char* name, 
 }
 #endif
 
+// softmax and log_softmax along an empty axis have no maximum to shift by: SciPy raises, and so
+// does xfuse (logsumexp of nothing is -inf; the norms of nothing are NaN, as NumPy's mean).
+template <row_result What, class Shape>
+void check_row_extent(const Shape& shape, int axis, const char* name) {
+  if constexpr (What == row_result::softmax || What == row_result::log_softmax) {
+    if (shape[static_cast<std::size_t>(axis)] == 0)
+      throw shape_error(std::string(name) + ": axis " + std::to_string(axis) + " of shape " + to_string(shape) +
+                        " is empty (a zero-size axis has no maximum; SciPy raises too)");
+  }
+}
+
 // Writes `What` along `axis` of e into result, an array of e's shape (for logsumexp, extent 1
 // along the axis) in e's space that e does not read: any strides, so a piece of a larger array
 // (a distributed array's, say) is written in place.
@@ -139,6 +150,7 @@ void rows_into(const E& e, int axis_in, Result& result, const char* name, double
                 "xfuse: rows are written into an array of the operand's element type and space");
   const int one_axis[1] = {axis_in};
   const int axis = normalize_axes(one_axis, e.shape(), name)[0];
+  check_row_extent<What>(e.shape(), axis, name);
   check_along_axis(weight, e, axis, name, "weight");
   check_along_axis(bias, e, axis, name, "bias");
   auto expected = e.shape();

@@ -142,7 +142,7 @@ __device__ XF_FORCEINLINE void staged_softmax(const staged_row<Plan>& value, typ
   using C = typename Plan::acc_type;
   using Out = typename Plan::out_type;
   const int t = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x), n = value.n;
-  C max = -std::numeric_limits<C>::infinity();
+  C max = -limits<C>::infinity();
   for (int r = t; r < n; r += threads) max = nan_max(max, value(r));
   const C shift = row_shift<What>(fold_block<true>(max, scratch));
   C sum = 0;

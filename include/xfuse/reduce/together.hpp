@@ -125,7 +125,10 @@ auto eval(const P0& first, const P&... rest) {
   if constexpr (same_kind && sizeof...(P) > 0) {
     if (detail::share_one_walk(first, rest...)) return detail::reduce_together(first, rest...);
   }
-  return std::make_tuple(first.run(), rest.run()...);
+  // Separate passes, each into the descriptions' common space (a generator's reduction beside host
+  // arrays runs on the host).
+  using S = resolved_space_t<common_space_t<space_t<typename P0::expression_type>, space_t<typename P::expression_type>...>>;
+  return std::make_tuple(first.template run<S>(), rest.template run<S>()...);
 }
 
 }  // namespace xf

@@ -19,7 +19,7 @@ using radix_key_t = std::make_unsigned_t<typename signed_of_size<sizeof(T)>::typ
 
 // The bit pattern of infinity: a float's magnitude bits above it are NaN.
 template <class T>
-constexpr radix_key_t<T> infinity_bits() {
+XF_HD constexpr radix_key_t<T> infinity_bits() {
   if constexpr (sizeof(T) == 8) return 0x7FF0000000000000ull;
   else if constexpr (sizeof(T) == 4) return 0x7F800000u;
   else if constexpr (std::is_same_v<T, half>) return 0x7C00u;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// LAPACK and CBLAS (OpenBLAS), behind xf::linalg and xf::matmul on host arrays: the Fortran entry
-// points (LP64, column-major; complex arguments as void*, std::complex's layout; trailing size_t
-// arguments are gfortran's hidden lengths of the character arguments), and one typed dispatcher a
-// routine (the s/d/c/z choice in one place), each for one column-major matrix.
+// LAPACK and CBLAS (OpenBLAS, the reference CBLAS, MKL: only names every cblas.h declares),
+// behind xf::linalg and xf::matmul on host arrays: the Fortran entry points (LP64, column-major;
+// complex arguments as void*, std::complex's layout; trailing size_t arguments are gfortran's
+// hidden lengths of the character arguments), and one typed dispatcher a routine (the s/d/c/z
+// choice in one place), each for one column-major matrix.
 #pragma once
 
 #include <cblas.h>
@@ -100,8 +101,10 @@ void gemm_host(index_t m, index_t n, index_t k, const blas_operand& a, index_t s
                       ", k " + std::to_string(k));
   const auto op = [](const blas_operand& x) { return !x.transposed ? CblasNoTrans : x.conjugate ? CblasConjTrans : CblasTrans; };
   const auto ta = op(a), tb = op(b);
-  const auto M = static_cast<blasint>(m), N = static_cast<blasint>(n), K = static_cast<blasint>(k);
-  const auto lda = static_cast<blasint>(a.ld), ldb = static_cast<blasint>(b.ld);
+  // int: CBLAS's own size type in every header (OpenBLAS's blasint, the reference CBLAS_INT, MKL's
+  // MKL_INT) is int or wider, and the sizes were checked against 2^31 - 1 above.
+  const int M = static_cast<int>(m), N = static_cast<int>(n), K = static_cast<int>(k);
+  const int lda = static_cast<int>(a.ld), ldb = static_cast<int>(b.ld);
   for (index_t i = 0; i < count; ++i) {
     const T* pa = static_cast<const T*>(a.ptr) + i * stride_a;
     const T* pb = static_cast<const T*>(b.ptr) + i * stride_b;
