@@ -12,6 +12,7 @@ void integer_ops() {
   const auto x = full_range<T>(n), y = full_range<T>(n);
   const auto d = uniform<T>(n, std::is_signed_v<T> ? -7 : 0, 7);  // zero divisors included
   const auto s = uniform<T>(n, std::is_signed_v<T> ? -2 : 0, 8 * sizeof(T) + 2);
+  const auto e = uniform<T>(n, std::is_signed_v<T> ? -7 : 0, 7);  // ties with d in about one place of 8 (or 15)
   device_matches_host("add", BINARY(a + b), 0, 0, x, y);
   device_matches_host("subtract", BINARY(a - b), 0, 0, x, y);
   device_matches_host("multiply", BINARY(a * b), 0, 0, x, y);
@@ -31,12 +32,12 @@ void integer_ops() {
   device_matches_host("less", BINARY(a < b), 0, 0, x, y);
   device_matches_host("less_equal", BINARY(a <= b), 0, 0, x, d);
   device_matches_host("greater", BINARY(a > b), 0, 0, x, y);
-  device_matches_host("greater_equal", BINARY(a >= b), 0, 0, d, d);
-  device_matches_host("equal", BINARY(a == b), 0, 0, d, d);
+  device_matches_host("greater_equal", BINARY(a >= b), 0, 0, d, e);
+  device_matches_host("equal", BINARY(a == b), 0, 0, d, e);
   device_matches_host("not_equal", BINARY(a != b), 0, 0, d, y);
   device_matches_host("logical_and", BINARY(a && b), 0, 0, d, y);
-  device_matches_host("logical_or", BINARY(a || b), 0, 0, d, d);
-  device_matches_host("logical_xor", BINARY(xf::logical_xor(a, b)), 0, 0, d, d);
+  device_matches_host("logical_or", BINARY(a || b), 0, 0, d, e);
+  device_matches_host("logical_xor", BINARY(xf::logical_xor(a, b)), 0, 0, d, e);
 }
 
 template <class T>
@@ -62,8 +63,12 @@ void float_ops() {
   device_matches_host("less_equal", BINARY(a <= b), 0, 0, xs, y);
   device_matches_host("greater", BINARY(a > b), 0, 0, xs, y);
   device_matches_host("greater_equal", BINARY(a >= b), 0, 0, xs, y);
-  device_matches_host("equal", BINARY(a == b), 0, 0, xs, xs);
-  device_matches_host("not_equal", BINARY(a != b), 0, 0, xs, xs);
+  auto ys = y;  // ties with xs at every third place, NaN and infinities on both sides included
+  for (std::size_t i = 0; i < n; i += 3) ys[i] = xs[i];
+  device_matches_host("equal", BINARY(a == b), 0, 0, xs, ys);
+  device_matches_host("not_equal", BINARY(a != b), 0, 0, xs, ys);
+  device_matches_host("less_equal with ties", BINARY(a <= b), 0, 0, xs, ys);
+  device_matches_host("greater_equal with ties", BINARY(a >= b), 0, 0, ys, xs);
   device_matches_host("logical_and", BINARY(a && b), 0, 0, xs, y);
   device_matches_host("logical_or", BINARY(a || b), 0, 0, xs, y);
   device_matches_host("fmax", BINARY(xf::fmax(a, b)), 0, 0, xs, y);
@@ -87,8 +92,15 @@ void complex_ops() {
   device_matches_host("divide", BINARY(a / b), rt, rt, x, y);
   device_matches_host("power", BINARY(xf::power(a, b)), 64 * eps<T>(), 64 * eps<T>(), uniform<T>(n, 0.5, 2),
                       uniform<T>(n, -1, 1));
-  device_matches_host("equal", BINARY(a == b), 0, 0, x, x);
-  device_matches_host("not_equal", BINARY(a != b), 0, 0, x, y);
+  // Ties of both parts at every third place, of one part at others; NaN in some parts.
+  auto xs = x, ys = y;
+  using P = xf::real_t<T>;
+  for (std::size_t i = 0; i < n; i += 3) ys[i] = xs[i];
+  for (std::size_t i = 1; i < n; i += 6) ys[i] = T(xs[i].real(), ys[i].imag());
+  for (std::size_t i = 4; i < n; i += 6) ys[i] = T(ys[i].real(), xs[i].imag());
+  for (std::size_t i = 0; i < n; i += 7) xs[i] = T(xs[i].real(), P(NAN));
+  device_matches_host("equal", BINARY(a == b), 0, 0, xs, ys);
+  device_matches_host("not_equal", BINARY(a != b), 0, 0, xs, ys);
 }
 }  // namespace
 

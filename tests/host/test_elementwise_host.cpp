@@ -65,6 +65,28 @@ std::vector<T> with_specials(std::vector<T> v) {
   return v;
 }
 
+// y with x's values at every third place: operands that tie there.
+template <class T>
+std::vector<T> with_ties(const std::vector<T>& x, std::vector<T> y) {
+  for (std::size_t i = 0; i < y.size(); i += 3) y[i] = x[i];
+  return y;
+}
+
+// NaN, infinities and signed zeros in the real part at every 7th place, in the imaginary part at
+// every 7th place from the 3rd, in both at every 7th from the 5th.
+template <class T>
+std::vector<T> with_complex_specials(std::vector<T> v) {
+  using P = xf::real_t<T>;
+  const P specials[] = {P(NAN), P(INFINITY), P(-INFINITY), P(0.0), P(-0.0)};
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const P s = specials[(i / 7) % 5];
+    if (i % 7 == 0) v[i] = T(s, v[i].imag());
+    else if (i % 7 == 3) v[i] = T(v[i].real(), s);
+    else if (i % 7 == 5) v[i] = T(s, s);
+  }
+  return v;
+}
+
 }  // namespace
 
 TEMPLATE_TEST_CASE("float functions match long double references", "[elementwise][host]", xf::half, xf::bfloat16,
@@ -130,9 +152,18 @@ TEMPLATE_TEST_CASE("complex functions match std::complex<long double>", "[elemen
   host_binary<T, T>("divide", in, other, BINARY(a / b), [](const T& x, const T& y) { return from_ld<T>(to_cld(x) / to_cld(y)); }, rt, at);
   host_binary<T, T>("power", uniform<T>(n, 0.5, 2), uniform<T>(n, -1, 1), BINARY(xf::power(a, b)),
                     [](const T& x, const T& y) { return from_ld<T>(std::pow(to_cld(x), to_cld(y))); }, 64 * eps<T>(), 64 * eps<T>());
-  host_binary<T, T>("equal", in, in, BINARY(a == b), [](const T&, const T&) { return true; }, 0, 0);
-  host_binary<T, T>("not_equal", in, other, BINARY(a != b), [](const T& x, const T& y) { return to_cld(x) != to_cld(y); }, 0, 0);
-  host_unary<T>("isfinite", in, UNARY(isfinite), [](const T&) { return true; }, 0, 0);
+  // Equality of complex numbers: both parts. Ties in a third of the places, and some where only
+  // one part ties; NaN, infinities and zeros of both signs in either part.
+  auto tied = with_ties(in, other);
+  for (std::size_t i = 1; i < n; i += 6) tied[i] = T(in[i].real(), other[i].imag());
+  for (std::size_t i = 4; i < n; i += 6) tied[i] = T(other[i].real(), in[i].imag());
+  const auto cin = with_complex_specials(in), ctied = with_complex_specials(tied);
+  host_binary<T, T>("equal", cin, ctied, BINARY(a == b), [](const T& x, const T& y) { return to_cld(x) == to_cld(y); }, 0, 0);
+  host_binary<T, T>("not_equal", cin, ctied, BINARY(a != b), [](const T& x, const T& y) { return to_cld(x) != to_cld(y); }, 0, 0);
+  // Finite only when both parts are.
+  host_unary<T>("isfinite", cin, UNARY(isfinite), [](const T& x) { return std::isfinite(to_ld(x)) && std::isfinite(static_cast<ld>(as_imag(x))); }, 0, 0);
+  host_unary<T>("isnan", cin, UNARY(isnan), [](const T& x) { return std::isnan(to_ld(x)) || std::isnan(static_cast<ld>(as_imag(x))); }, 0, 0);
+  host_unary<T>("isinf", cin, UNARY(isinf), [](const T& x) { return std::isinf(to_ld(x)) || std::isinf(static_cast<ld>(as_imag(x))); }, 0, 0);
 }
 
 namespace {
@@ -252,21 +283,31 @@ TEMPLATE_TEST_CASE("float arithmetic matches correctly rounded references", "[el
   host_binary<T, T>("fmin", x, y, BINARY(xf::fmin(a, b)), ref([](ld a, ld b) { return fminl(a, b); }), 0, 0);
   host_binary<T, T>("copysign", x, y, BINARY(xf::copysign(a, b)), ref([](ld a, ld b) { return copysignl(a, b); }), 0, 0);
   host_binary<T, T>("heaviside", x, y, BINARY(xf::heaviside(a, b)), ref([](ld a, ld b) { return a < 0 ? ld(0) : a > 0 ? ld(1) : b; }), 0, 0);
-  // NumPy's formula: the larger operand plus a log1p term, rounded in the computing type.
-  host_binary<T, T>("logaddexp", x, y, BINARY(xf::logaddexp(a, b)), ref([](ld a, ld b) { return logl(expl(a) + expl(b)); }), fn_rtol<T>(),
-                    400 * eps<T>());
-  host_binary<T, T>("logaddexp2", x, y, BINARY(xf::logaddexp2(a, b)), ref([](ld a, ld b) { return log2l(exp2l(a) + exp2l(b)); }),
-                    fn_rtol<T>(), 400 * eps<T>());
+  // NumPy's formula: the larger operand plus a log1p term of at most log(2) (1 for logaddexp2),
+  // rounded in the computing type: relative to the result, with an absolute floor of that term's
+  // ulps where the two cancel near zero. Operands within a few units of each other make the term
+  // matter (maximum(a, b) must fail), the wide ones check that nothing overflows.
+  const auto near_x = uniform<T>(n, -6, 6), near_y = uniform<T>(n, -6, 6);
+  for (const auto* operands : {&x, &near_x}) {
+    const auto& other = operands == &x ? y : near_y;
+    host_binary<T, T>("logaddexp", *operands, other, BINARY(xf::logaddexp(a, b)), ref([](ld a, ld b) { return logl(expl(a) + expl(b)); }),
+                      fn_rtol<T>(), 2 * eps<T>());
+    host_binary<T, T>("logaddexp2", *operands, other, BINARY(xf::logaddexp2(a, b)),
+                      ref([](ld a, ld b) { return log2l(exp2l(a) + exp2l(b)); }), fn_rtol<T>(), 2 * eps<T>());
+  }
   host_unary<T>("deg2rad", x, UNARY(deg2rad), [](const T& a) { return from_ld<T>(to_ld(a) * 3.14159265358979323846264338327950288L / 180); },
                 fn_rtol<T>(), 0);
   host_unary<T>("rad2deg", x, UNARY(rad2deg), [](const T& a) { return from_ld<T>(to_ld(a) * 180 / 3.14159265358979323846264338327950288L); },
                 fn_rtol<T>(), 0);
-  host_binary<T, T>("less", x, y, BINARY(a < b), [](const T& a, const T& b) { return to_ld(a) < to_ld(b); }, 0, 0);
-  host_binary<T, T>("less_equal", x, x, BINARY(a <= b), [](const T&, const T&) { return true; }, 0, 0);
-  host_binary<T, T>("greater", x, y, BINARY(a > b), [](const T& a, const T& b) { return to_ld(a) > to_ld(b); }, 0, 0);
-  host_binary<T, T>("greater_equal", x, y, BINARY(a >= b), [](const T& a, const T& b) { return to_ld(a) >= to_ld(b); }, 0, 0);
-  host_binary<T, T>("equal", x, y, BINARY(a == b), [](const T& a, const T& b) { return to_ld(a) == to_ld(b); }, 0, 0);
-  host_binary<T, T>("not_equal", x, x, BINARY(a != b), [](const T&, const T&) { return false; }, 0, 0);
+  // Comparisons: operands that tie in a third of the places, and NaN, infinities and both zeros at
+  // the same places in both (so NaN == NaN, inf == inf and -0 == 0 all occur).
+  const auto cx = with_specials(x), cy = with_specials(with_ties(x, y));
+  host_binary<T, T>("less", cx, cy, BINARY(a < b), [](const T& a, const T& b) { return to_ld(a) < to_ld(b); }, 0, 0);
+  host_binary<T, T>("less_equal", cx, cy, BINARY(a <= b), [](const T& a, const T& b) { return to_ld(a) <= to_ld(b); }, 0, 0);
+  host_binary<T, T>("greater", cx, cy, BINARY(a > b), [](const T& a, const T& b) { return to_ld(a) > to_ld(b); }, 0, 0);
+  host_binary<T, T>("greater_equal", cx, cy, BINARY(a >= b), [](const T& a, const T& b) { return to_ld(a) >= to_ld(b); }, 0, 0);
+  host_binary<T, T>("equal", cx, cy, BINARY(a == b), [](const T& a, const T& b) { return to_ld(a) == to_ld(b); }, 0, 0);
+  host_binary<T, T>("not_equal", cx, cy, BINARY(a != b), [](const T& a, const T& b) { return to_ld(a) != to_ld(b); }, 0, 0);
   host_binary<T, T>("logical_and", x, y, BINARY(a && b), [](const T& a, const T& b) { return to_ld(a) != 0 && to_ld(b) != 0; }, 0, 0);
   host_binary<T, T>("logical_or", x, y, BINARY(a || b), [](const T& a, const T& b) { return to_ld(a) != 0 || to_ld(b) != 0; }, 0, 0);
   host_binary<T, T>("logical_xor", x, y, BINARY(xf::logical_xor(a, b)), [](const T& a, const T& b) { return (to_ld(a) != 0) != (to_ld(b) != 0); }, 0, 0);
