@@ -382,3 +382,100 @@ TEST_CASE("dist: .npy files, printing and errors", "[dist]") {
   INFO("variants: " << (on_gpus() ? "GPU" : "CPU"));
   SUCCEED();
 }
+
+namespace {
+// Whether X is an operation over operands (xf::dist::node_term), as std::true_type or std::false_type.
+template <class Op, class... A>
+std::true_type is_node(const xf::dist::node_term<Op, A...>*);
+std::false_type is_node(const void*);
+}  // namespace
+
+TEST_CASE("dist: every element-wise function equals xfuse's of the same name, bit for bit", "[dist]") {
+  const std::array<xf::index_t, 2> shape{403, 129};
+  auto hx = host_random<float>(shape, 0.5, 3);
+  auto hy = host_random<float>(shape, -2, 2);
+  hy.data()[3] = NAN;
+  hy.data()[11] = INFINITY;
+  hy.data()[12] = -INFINITY;
+  auto x = xf::dist::from_local(hx);
+  auto y = xf::dist::from_local(hy);
+  require_bitwise_equal(xf::dist::eval(xf::dist::exp(y) - xf::dist::log(x)).to_local<xf::host>(),
+                        single([](auto a, auto b) { return xf::exp(b) - xf::log(a); }, hx, hy));
+  require_bitwise_equal(xf::dist::eval(xf::dist::sqrt(x) + xf::dist::abs(y)).to_local<xf::host>(),
+                        single([](auto a, auto b) { return xf::sqrt(a) + xf::abs(b); }, hx, hy));
+  require_bitwise_equal(xf::dist::eval(xf::dist::sin(y) - xf::dist::cos(x) + xf::dist::tanh(y)).to_local<xf::host>(),
+                        single([](auto a, auto b) { return xf::sin(b) - xf::cos(a) + xf::tanh(b); }, hx, hy));
+  require_bitwise_equal(xf::dist::eval(xf::dist::square(y)).to_local<xf::host>(), single([](auto b) { return xf::square(b); }, hy));
+  require_bitwise_equal(xf::dist::eval(xf::dist::maximum(x, y) - xf::dist::minimum(x, y)).to_local<xf::host>(),
+                        single([](auto a, auto b) { return xf::maximum(a, b) - xf::minimum(a, b); }, hx, hy));
+  require_bitwise_equal(xf::dist::eval(xf::dist::power(x, 1.5f)).to_local<xf::host>(), single([](auto a) { return xf::power(a, 1.5f); }, hx));
+  // Division and the comparisons, as xfuse's operators.
+  require_bitwise_equal(xf::dist::eval(xf::dist::where(x < y, x / y, y / x)).to_local<xf::host>(),
+                        single([](auto a, auto b) { return xf::where(a < b, a / b, b / a); }, hx, hy));
+  require_bitwise_equal(xf::dist::eval(x <= y).to_local<xf::host>(), single([](auto a, auto b) { return a <= b; }, hx, hy));
+  require_bitwise_equal(xf::dist::eval(x >= y).to_local<xf::host>(), single([](auto a, auto b) { return a >= b; }, hx, hy));
+  require_bitwise_equal(xf::dist::eval(x == xf::dist::maximum(x, y)).to_local<xf::host>(),
+                        single([](auto a, auto b) { return a == xf::maximum(a, b); }, hx, hy));
+  require_bitwise_equal(xf::dist::eval(y != y).to_local<xf::host>(), single([](auto b) { return b != b; }, hy));  // NaN only
+  // isnan and isfinite: bool arrays; where replaces what they flag (np.where(np.isnan(y), 0, y)).
+  const auto nan = xf::dist::eval(xf::dist::isnan(y)).to_local<xf::host>();
+  const auto finite = xf::dist::eval(xf::dist::isfinite(y)).to_local<xf::host>();
+  static_assert(std::is_same_v<xf::value_t<decltype(nan)>, bool>);
+  CHECK((nan.data()[3] && !nan.data()[11] && !nan.data()[4]));
+  CHECK((!finite.data()[3] && !finite.data()[11] && !finite.data()[12] && finite.data()[4]));
+  require_bitwise_equal(nan, single([](auto b) { return xf::isnan(b); }, hy));
+  require_bitwise_equal(finite, single([](auto b) { return xf::isfinite(b); }, hy));
+  const auto cleaned = xf::dist::eval(xf::dist::where(xf::dist::isfinite(y), y, 0.0f)).to_local<xf::host>();
+  CHECK((cleaned.data()[3] == 0.0f && cleaned.data()[11] == 0.0f && cleaned.data()[4] == hy.data()[4]));
+}
+
+TEST_CASE("dist: -= and /=, ones, rank, view names, typed scalars and str", "[dist]") {
+  auto hx = host_random<float>(std::array<xf::index_t, 2>{301, 67}, 0.5, 4);
+  auto x = xf::dist::from_local(hx);
+  // (2x - x) / x is 1 exactly in every element.
+  auto w = xf::dist::eval(x * 2.0f);
+  w -= x;
+  w /= x;
+  const auto wl = w.to_local<xf::host>();
+  std::size_t not_one = 0;
+  for (xf::index_t i = 0; i < wl.size(); ++i) not_one += wl.data()[i] != 1.0f;
+  CHECK(not_one == 0);
+  const auto ones = xf::dist::ones<double>({5, 7}).to_local<xf::host>();
+  REQUIRE(ones.shape() == (std::array<xf::index_t, 2>{5, 7}));
+  for (xf::index_t i = 0; i < ones.size(); ++i) CHECK(ones.data()[i] == 1.0);
+  static_assert(xf::dist::array<float, 2>::rank == 2 && decltype(xf::dist::ones<int>({3}))::rank == 1);
+  // A view is named after its store's view and its bounds; two stores have two names.
+  CHECK(x(slice(1, 3), xf::all).view() == x.view() + "[0:1:3]");
+  CHECK(x(xf::all, slice(0, -7)).view() == x.view() + "[1:0:60]");
+  CHECK(x.T().view() == x.view() + ".T(1,0,)");
+  CHECK(xf::dist::from_local(hx).view() != x.view());
+  // A reduction to one value: a one-element store.
+  const xf::dist::scalar<float> top = xf::dist::max(x);
+  CHECK(top.store().volume() == 1);
+  CHECK(top.item() == xf::max(hx).item());
+  CHECK(xf::dist::str(x) == xf::str(hx));
+}
+
+TEST_CASE("dist: the terms of distributed expressions and dist::fused_function", "[dist]") {
+  auto hx = host_random<float>(std::array<xf::index_t, 1>{1001}, -1, 1);
+  auto hy = host_random<float>(std::array<xf::index_t, 1>{1001}, -1, 1);
+  auto x = xf::dist::from_local(hx);
+  auto y = xf::dist::from_local(hy);
+  const auto scaled = x * 2.5f;  // an operation over an array and a weak scalar
+  static_assert(xf::dist::term<decltype(scaled)> && xf::dist::term<decltype(x)> && !xf::dist::term<float>);
+  static_assert(decltype(is_node(&scaled))::value && !decltype(is_node(&x))::value);
+  static_assert(std::is_same_v<std::tuple_element_t<0, decltype(scaled.operands)>, xf::dist::array<float, 1>>);
+  const xf::dist::scalar_term<float> factor = std::get<1>(scaled.operands);
+  CHECK(factor.value == 2.5f);
+  // A generator at the statement's positions: arange gives each element its global index.
+  const xf::dist::position_term ramp = xf::dist::generated(xf::arange<float>(1001));
+  CHECK(ramp.shape == xf::dims<1>{1001});
+  const auto shifted = xf::dist::eval(x + ramp).to_local<xf::host>();
+  std::size_t bad = 0;
+  for (xf::index_t i = 0; i < shifted.size(); ++i) bad += shifted.data()[i] != hx.data()[i] + static_cast<float>(i);
+  CHECK(bad == 0);
+  // A captureless callable over distributed operands, called as xf::fuse's result is.
+  const xf::dist::fused_function larger = xf::dist::fuse([](auto a, auto b) { return xf::where(a > b, a, b); });
+  require_bitwise_equal(xf::dist::eval(larger(x, y)).to_local<xf::host>(),
+                        single([](auto a, auto b) { return xf::where(a > b, a, b); }, hx, hy));
+}
