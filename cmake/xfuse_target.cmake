@@ -1,6 +1,8 @@
 # The header-only target xfuse::xfuse, shared by the build tree and the installed package.
-# It carries what users need: C++20 / CUDA 20, extended lambdas, relaxed constexpr, the CUDA
-# runtime, and CCCL's include directory (CUDA 13 keeps it under include/cccl) for host compilers.
+# It carries what users need: C++20 / CUDA 20, extended lambdas, the CUDA runtime, and CCCL's
+# include directory (CUDA 13 keeps it under include/cccl) for host compilers. Device code calls only
+# __host__ __device__ functions, so no --expt-relaxed-constexpr: what the target sets is what the
+# README's nvcc line sets.
 if(NOT TARGET xfuse)
   add_library(xfuse INTERFACE)
   add_library(xfuse::xfuse ALIAS xfuse)
@@ -15,7 +17,7 @@ if(NOT TARGET xfuse)
   else()
     target_compile_options(xfuse INTERFACE $<$<COMPILE_LANGUAGE:CUDA,CXX>:-std=c++20>)
   endif()
-  target_compile_options(xfuse INTERFACE $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda --expt-relaxed-constexpr>)
+  target_compile_options(xfuse INTERFACE $<$<COMPILE_LANGUAGE:CUDA>:--extended-lambda>)
   foreach(dir IN LISTS CUDAToolkit_INCLUDE_DIRS)
     if(EXISTS "${dir}/cccl")
       target_include_directories(xfuse SYSTEM INTERFACE "$<BUILD_INTERFACE:${dir}/cccl>")
@@ -41,7 +43,8 @@ if(NOT TARGET xfuse_linalg)
   set(XFUSE_BLAS_VENDOR "${_xfuse_blas_vendor}" CACHE STRING
       "BLA_VENDOR of the BLAS and LAPACK behind xfuse::linalg for host arrays (recorded in the installed package)")
   unset(_xfuse_blas_vendor)
-  block(SCOPE_FOR VARIABLES)
+  # XFUSE_BLAS_LAPACK_LINK: what they link, for the pkg-config file xfuse-linalg.pc (empty if not found).
+  block(SCOPE_FOR VARIABLES PROPAGATE XFUSE_BLAS_LAPACK_LINK)
     set(BLA_VENDOR "${XFUSE_BLAS_VENDOR}")
     set(BLA_SIZEOF_INTEGER 4)
     if(XFUSE_BUILD_TESTS OR XFUSE_BUILD_EXAMPLES OR XFUSE_BUILD_BENCHMARKS)
@@ -54,6 +57,11 @@ if(NOT TARGET xfuse_linalg)
         message(STATUS "xfuse::linalg: no BLAS and LAPACK of vendor ${XFUSE_BLAS_VENDOR} found "
                        "(XFUSE_BLAS_VENDOR; Debian/Ubuntu: libopenblas-dev); targets that link xfuse::linalg will not build")
       endif()
+    endif()
+    set(XFUSE_BLAS_LAPACK_LINK "")
+    if(BLAS_FOUND AND LAPACK_FOUND)
+      set(XFUSE_BLAS_LAPACK_LINK ${LAPACK_LINKER_FLAGS} ${LAPACK_LIBRARIES} ${BLAS_LINKER_FLAGS} ${BLAS_LIBRARIES})
+      list(REMOVE_DUPLICATES XFUSE_BLAS_LAPACK_LINK)
     endif()
   endblock()
   add_library(xfuse_linalg INTERFACE)

@@ -8,7 +8,7 @@ out=""
 [[ "${1:-}" == --out ]] && out="$2"
 command -v nvcc >/dev/null || export PATH="/usr/local/cuda/bin:$PATH"
 tmp=$(mktemp -d)
-flags=(-std=c++20 -O3 -arch=sm_90 --extended-lambda --expt-relaxed-constexpr -I"$here/include")
+flags=(-std=c++20 -O3 -arch=sm_90 --extended-lambda -I"$here/include")
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 time_build() {  # source file [link flags] -> median seconds of three builds
   for _ in 1 2 3; do

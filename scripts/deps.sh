@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs=(cmake ninja-build g++ libopenblas-dev)
 case "${1:-test}" in
-  test) pkgs+=(catch2 python3-venv zlib1g-dev) ;;
+  test) pkgs+=(catch2 python3-venv zlib1g-dev curl xz-utils libblas-dev pkgconf) ;;
   bench) pkgs+=(libbenchmark-dev) ;;
 esac
 missing=()

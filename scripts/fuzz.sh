@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Fuzzes the .npy reader and DLPack import with libFuzzer under AddressSanitizer and
+# Fuzzes the .npy and .npz readers and DLPack import with libFuzzer under AddressSanitizer and
 # UndefinedBehaviorSanitizer (clang): builds tests/fuzz/fuzz_*.cpp into build-fuzz/ and runs each
 # target for FUZZ_SECONDS (default 60) from the seeds in tests/fuzz/corpus/. Exits non-zero on any
 # crash, leak, timeout, out-of-memory or sanitizer report; the input that did it is kept in
 # build-fuzz/artifacts/ (reproduce: build-fuzz/fuzz_npy build-fuzz/artifacts/npy-crash-...).
-#   scripts/fuzz.sh [npy] [dlpack]    build and run these targets (default: both)
+#   scripts/fuzz.sh [npy] [dlpack] [npz]   build and run these targets (default: all three)
 #   scripts/fuzz.sh build             build only
-#   scripts/fuzz.sh seeds             rewrite the .npy seeds (xfuse's writer, by hand, NumPy if importable)
+#   scripts/fuzz.sh seeds             rewrite the .npy and .npz seeds (xfuse's writer, by hand, NumPy if importable)
 #   scripts/fuzz.sh clang             print the clang++ that has the sanitizer and fuzzer runtimes
 # Targets run side by side, one per core (FUZZ_JOBS, default nproc).
 set -euo pipefail
@@ -71,8 +71,10 @@ build_target() {  # name: build-fuzz/fuzz_<name>, unless it is newer than every 
   fi
   echo "building $out"
   # shellcheck disable=SC2086
+  local extra=()
+  [[ "$t" == npz ]] && extra=(-lz)  # deflated members
   "$cxx" -std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-         -I"$here/include" "$here/tests/fuzz/fuzz_$t.cpp" -o "$out" $cuda
+         -I"$here/include" "$here/tests/fuzz/fuzz_$t.cpp" -o "$out" $cuda "${extra[@]}"
 }
 
 build_all() {
@@ -115,7 +117,9 @@ case "${1:-}" in
     # shellcheck disable=SC2086
     "$cxx" -std=c++20 -O1 -I"$here/include" "$here/tests/fuzz/make_seeds.cpp" -o "$build/make_seeds" $cuda
     "$build/make_seeds" "$here/tests/fuzz/corpus/npy"
-    if python3 -c 'import numpy' 2>/dev/null; then python3 "$here/tests/fuzz/numpy_seeds.py" "$here/tests/fuzz/corpus/npy"
+    if python3 -c 'import numpy' 2>/dev/null; then
+      mkdir -p "$here/tests/fuzz/corpus/npz"
+      python3 "$here/tests/fuzz/numpy_seeds.py" "$here/tests/fuzz/corpus/npy" "$here/tests/fuzz/corpus/npz"
     else echo "numpy is not importable: the numpy_* seeds are left as they are"; fi
     exit 0 ;;
 esac
@@ -125,11 +129,11 @@ only_build=0
 for a in "$@"; do
   case "$a" in
     build) only_build=1 ;;
-    npy | dlpack) targets+=("$a") ;;
-    *) echo "unknown argument '$a' (npy, dlpack, build, seeds, clang)" >&2; exit 2 ;;
+    npy | dlpack | npz) targets+=("$a") ;;
+    *) echo "unknown argument '$a' (npy, dlpack, npz, build, seeds, clang)" >&2; exit 2 ;;
   esac
 done
-((${#targets[@]})) || targets=(npy dlpack)
+((${#targets[@]})) || targets=(npy dlpack npz)
 
 cxx="$(find_clang)"
 cuda="$(cuda_flags)"

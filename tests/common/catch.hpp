@@ -1,9 +1,13 @@
-// One test source for Catch2 v2 (Debian's 2.13) and v3 (Ubuntu 24.04, conda, vcpkg): every name
-// of Catch's namespace that a test needs is spelled here, once per version, and CTest checks that
-// no other test source names it ("tests: Catch2 names only through the shim").
+// One test source for Catch2 v2 (Debian's 2.13) and v3 (Ubuntu 24.04, conda, vcpkg, or its
+// amalgamated single header, which the sanitizer build uses): every name of Catch's namespace that
+// a test needs is spelled here, once per version, and CTest checks that no other test source names
+// it ("tests: Catch2 names only through the shim").
 #pragma once
 
-#if __has_include(<catch2/catch_test_macros.hpp>)
+#if __has_include(<catch_amalgamated.hpp>)
+#include <catch_amalgamated.hpp>
+#define XF_CATCH3 1
+#elif __has_include(<catch2/catch_test_macros.hpp>)
 #include <catch2/catch_approx.hpp>
 #include <catch2/catch_session.hpp>
 #include <catch2/catch_template_test_macros.hpp>
@@ -17,6 +21,8 @@
 
 #if XF_CATCH3
 #define XF_CONTAINS(text) Catch::Matchers::ContainsSubstring(text)
+// v2 declares Approx in the global namespace; v3 only as Catch::Approx.
+using Catch::Approx;
 #else
 #define XF_CONTAINS(text) Catch::Contains(text)
 #endif
