@@ -31,13 +31,8 @@ struct member_of {
   template <class V>
   XF_HD XF_FORCEINLINE bool operator()(const V& value) const {
     const C v = convert<C>(value);
-    index_t lo = 0, hi = n;
-    while (lo < hi) {
-      const index_t mid = lo + (hi - lo) / 2;
-      if (ordered_before(convert<C>(sorted[mid]), v)) lo = mid + 1;
-      else hi = mid;
-    }
-    const bool found = lo < n && convert<C>(sorted[lo]) == v;
+    const index_t at = insertion_point<T, C, false>{sorted, n}(v);
+    const bool found = at < n && convert<C>(sorted[at]) == v;
     return found != Invert;
   }
 };
@@ -52,14 +47,11 @@ struct bin_of {
   template <class V>
   XF_HD XF_FORCEINLINE std::int64_t operator()(const V& value) const {
     const C v = convert<C>(value);
-    index_t lo = 0, hi = n;
-    while (lo < hi) {
-      const index_t mid = lo + (hi - lo) / 2;
-      const C edge = convert<C>(bins[Decreasing ? n - 1 - mid : mid]);
-      if (Right ? ordered_before(edge, v) : !ordered_before(v, edge)) lo = mid + 1;
-      else hi = mid;
-    }
-    return Decreasing ? n - lo : lo;
+    const index_t at = partition_point(n, [&](index_t i) {
+      const C edge = convert<C>(bins[Decreasing ? n - 1 - i : i]);
+      return Right ? ordered_before(edge, v) : !ordered_before(v, edge);
+    });
+    return Decreasing ? n - at : at;
   }
 };
 
@@ -114,13 +106,7 @@ struct interp_point {
     if (x != x) return x;
     if (x > xp[n - 1]) return r;
     if (x < xp[0]) return l;
-    index_t lo = 0, hi = n;  // j = the last index with xp[j] <= x
-    while (lo < hi) {
-      const index_t mid = lo + (hi - lo) / 2;
-      if (x >= xp[mid]) lo = mid + 1;
-      else hi = mid;
-    }
-    const index_t j = lo - 1;
+    const index_t j = partition_point(n, [&](index_t i) { return x >= xp[i]; }) - 1;  // the last xp[j] <= x
     if (j == n - 1 || xp[j] == x) return fp[j];
     const double slope = (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j]);
     double y = line_through(slope, x - xp[j], fp[j]);

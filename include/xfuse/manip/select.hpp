@@ -120,8 +120,22 @@ XF_HD XF_FORCEINLINE bool ordered_before(const C& a, const C& b) {
   else return a < b;
 }
 
+// The first position in [0, n) where `before(i)` is false, for a predicate that holds on a prefix
+// of the positions: the binary search behind every lookup in sorted values (searchsorted, isin,
+// digitize, interp).
+template <class Before>
+XF_HD XF_FORCEINLINE index_t partition_point(index_t n, const Before& before) {
+  index_t lo = 0, hi = n;
+  while (lo < hi) {
+    const index_t mid = lo + (hi - lo) / 2;
+    if (before(mid)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 // Where v goes in the sorted `sorted[0, n)`: before the first element not below it (left), or
-// after the last element not above it (right), by binary search.
+// after the last element not above it (right).
 template <class T, class C, bool Right>
 struct insertion_point {
   const T* sorted;
@@ -129,14 +143,10 @@ struct insertion_point {
   template <class V>
   XF_HD XF_FORCEINLINE std::int64_t operator()(const V& value) const {
     const C v = convert<C>(value);
-    index_t lo = 0, hi = n;
-    while (lo < hi) {
-      const index_t mid = lo + (hi - lo) / 2;
-      const C m = convert<C>(sorted[mid]);
-      if (Right ? !ordered_before(v, m) : ordered_before(m, v)) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return partition_point(n, [&](index_t i) {
+      const C m = convert<C>(sorted[i]);
+      return Right ? !ordered_before(v, m) : ordered_before(m, v);
+    });
   }
 };
 
