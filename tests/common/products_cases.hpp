@@ -412,8 +412,10 @@ void matrix_functions_match_numpy() {
   CHECK(std::isinf(xf::linalg::cond(xf::array<double, 2, Space>(xf::zeros<double>({2, 2}))).item()));  // 0 / 0: inf, as NumPy
   // The orders through the inverse: a singular matrix gives inf, as NumPy's (which inverts with errors
   // ignored), on host and device alike. np.linalg.cond(deficient, p) -> inf for p 1, -1, inf, -inf, 'fro'.
+  // "nuc" gives inf too (NumPy raises there: its SVD of the NaN inverse does not converge).
   for (const xf::linalg::norm_order p : {xf::linalg::norm_order(1), xf::linalg::norm_order(-1), xf::linalg::norm_order(xf::linalg::inf),
-                                         xf::linalg::norm_order(-xf::linalg::inf), xf::linalg::norm_order("fro")}) {
+                                         xf::linalg::norm_order(-xf::linalg::inf), xf::linalg::norm_order("fro"),
+                                         xf::linalg::norm_order("nuc")}) {
     INFO("cond of a singular matrix, order " << p.name());
     const double c = xf::linalg::cond(deficient, p).item();
     CHECK((std::isinf(c) && c > 0));

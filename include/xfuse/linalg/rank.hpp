@@ -61,11 +61,16 @@ auto cond(const A& a_in, const norm_order& p = 2.0) {
   } else {
     detail::require_square(a, "xf::linalg::cond");
     const auto inverse = detail::invert(a);
-    r = norm(a, p, {R - 2, R - 1}) * norm(inverse.x, p, {R - 2, R - 1});
-    // The factorization's record, in the batch's shape: nonzero for a singular matrix.
+    // The factorization's record, in the batch's shape: nonzero for a singular matrix, whose
+    // inverse (inf or NaN) is read as zeros, so that "nuc" takes no SVD of NaN (NumPy's raises).
     dims<R - 2> batch{};
     for (int d = 0; d < R - 2; ++d) batch[d] = a.shape(d);
-    const auto singular = array<int, 1, S>::wrap(static_cast<int*>(inverse.info.get()), dims<1>{inverse.count}, inverse.info).reshape(batch) > 0;
+    dims<R> per_matrix{};
+    for (int d = 0; d < R; ++d) per_matrix[d] = d < R - 2 ? a.shape(d) : 1;
+    const auto info = array<int, 1, S>::wrap(static_cast<int*>(inverse.info.get()), dims<1>{inverse.count}, inverse.info);
+    const auto singular = info.reshape(batch) > 0;
+    const auto inverse_or_zero = where(info.reshape(per_matrix) > 0, F(0), inverse.x);
+    r = norm(a, p, {R - 2, R - 1}) * norm(inverse_or_zero, p, {R - 2, R - 1});
     r.assign(where((isnan(r) || singular) && !has_nan, inf, where(singular, nan, r)));
   }
   return r;
