@@ -99,11 +99,11 @@ XF_HD XF_FORCEINLINE constexpr const T& get(const tuple_leaf<I, T>& t) noexcept 
 }
 
 template <int... Is, class... Ts>
-XF_HD constexpr tuple<Ts...> make_tuple_impl(std::integer_sequence<int, Is...>, const Ts&... v) {
+constexpr tuple<Ts...> make_tuple_impl(std::integer_sequence<int, Is...>, const Ts&... v) {
   return tuple<Ts...>{{tuple_leaf<Is, Ts>{v}...}};
 }
 template <class... Ts>
-XF_HD constexpr tuple<Ts...> make_tuple(const Ts&... v) {
+constexpr tuple<Ts...> make_tuple(const Ts&... v) {
   return make_tuple_impl(std::make_integer_sequence<int, sizeof...(Ts)>{}, v...);
 }
 

@@ -69,9 +69,12 @@ struct statistics_then_outputs {
   XF_HD auto finish(const acc_type& a, index_t n) const { return reducers.finish(a, n); }
 
  private:
+  // The values after the first, as a tuple built in place (make_tuple is host code: it also copies
+  // arrays, whose buffers live on the host).
   template <class Zipped, int... I>
   XF_HD XF_FORCEINLINE static auto after_first(const Zipped& v, std::integer_sequence<int, I...>) {
-    return detail::make_tuple(get<I + 1>(v)...);
+    return tuple<std::remove_cvref_t<decltype(get<I + 1>(v))>...>{
+        {tuple_leaf<I, std::remove_cvref_t<decltype(get<I + 1>(v))>>{get<I + 1>(v)}...}};
   }
 };
 
