@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "../quantile.hpp"
+#include "../sort/quantile.hpp"
 #include "../reduce.hpp"
 #include "shift.hpp"
 #include "views.hpp"

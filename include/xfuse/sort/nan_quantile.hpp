@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "../quantile.hpp"
+#include "quantile.hpp"
 
 namespace xf {
 namespace detail {
