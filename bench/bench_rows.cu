@@ -12,6 +12,8 @@
 // the same assignments one after another. An expression using a running sum (xf::lazy::cumsum) in
 // the scan's kernel against the same expression over the eager cumsum (composed_ms), and for one
 // line against cub::DeviceScan::InclusiveSum of the same array (vs_cub_scan: the same bytes moved).
+// Row functions and scans as users compose them (compose/): into preallocated arrays and inside
+// expressions, against the same statements written in two.
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -259,6 +261,71 @@ void consumer_of_scan(benchmark::State& state) {
   }
 }
 
+// A row function's result as users compose it, 8192^2 floats: into a preallocated array, inside an
+// element-wise expression, against the same statement written in two (the result as a fresh
+// array, then the copy or the expression: what composing cost before results were described).
+enum class statement { softmax_into, softmax_affine, layer_norm_into, weighted_norm_into };
+
+template <statement S>
+void composed_rows(benchmark::State& state) {
+  constexpr xf::index_t side = 8192;
+  const auto a = random_array<float>(side * side, -8, 8).reshape({side, side});
+  const auto b = bias(side).reshape({1, side}), w = weight(side).reshape({1, side});
+  xf::array<float, 2> out({side, side}), c({side, side});
+  const auto one = [&](const xf::array<float, 2>& into) {
+    if constexpr (S == statement::softmax_into) into.assign(xf::softmax(a, 1));
+    else if constexpr (S == statement::softmax_affine) into.assign(2.0f * xf::softmax(a, 1) + b);
+    else if constexpr (S == statement::layer_norm_into) into.assign(xf::layer_norm(a, 1, 1e-5));
+    else into.assign(w * xf::layer_norm(a, 1, 1e-5) + b);
+  };
+  const auto two = [&](const xf::array<float, 2>& into) {
+    if constexpr (S == statement::softmax_into || S == statement::softmax_affine) {
+      const xf::array<float, 2> s = xf::softmax(a, 1);
+      if constexpr (S == statement::softmax_into) into.assign(s);
+      else into.assign(2.0f * s + b);
+    } else {
+      const xf::array<float, 2> n = xf::layer_norm(a, 1, 1e-5);
+      if constexpr (S == statement::layer_norm_into) into.assign(n);
+      else into.assign(w * n + b);
+    }
+  };
+  const double ms = S == statement::softmax_affine ? median_ms([&] { out = xf::eval(2.0f * xf::softmax(a, 1) + b); })
+                                                    : median_ms([&] { one(out); });
+  const double composed_ms = median_ms([&] { two(c); });
+  one(out);
+  require_small(xf::max(xf::abs(out - c)).item(), 1e-6, "a composed row function");
+  report(state, ms, static_cast<double>(a.size()) * 8);
+  state.counters["composed_ms"] = composed_ms;
+  state.counters["vs_composed"] = composed_ms / ms;
+}
+
+// A running sum of 1e8 floats into a preallocated array (Kind 0: xf::cumsum, 1: xf::lazy::cumsum)
+// or as a fresh array (2), against cub::DeviceScan::InclusiveSum of the same array into the same
+// destination (vs_cub_scan) and the two-statement form (a fresh result, then the copy).
+template <int Kind>
+void scan_into(benchmark::State& state) {
+  constexpr xf::index_t count = 100'000'000;
+  const xf::array<float, 1> x = xf::rint(random_array<float>(count));  // exact in any order
+  xf::array<float, 1> out({count}), c({count});
+  double ms = 0;
+  if constexpr (Kind == 0) ms = median_ms([&] { out.assign(xf::cumsum(x)); });
+  else if constexpr (Kind == 1) ms = median_ms([&] { out.assign(xf::lazy::cumsum(x)); });
+  else ms = median_ms([&] { out = xf::cumsum(x); });
+  const double composed_ms = median_ms([&] {
+    const xf::array<float, 1> fresh = xf::cumsum(x);
+    c.assign(fresh);
+  });
+  require_small(xf::max(xf::abs(out - c)).item(), 0, "cumsum into an array");
+  report(state, ms, static_cast<double>(count) * 8);
+  state.counters["composed_ms"] = composed_ms;
+  const cudaStream_t s = xf::current_stream().handle();
+  std::size_t bytes = 0;
+  check(cub::DeviceScan::InclusiveSum(nullptr, bytes, x.data(), c.data(), count, s), "scan size");
+  const xf::array<unsigned char, 1> temp({static_cast<xf::index_t>(bytes)});
+  const double cub = median_ms([&] { check(cub::DeviceScan::InclusiveSum(temp.data(), bytes, x.data(), c.data(), count, s), "scan"); });
+  state.counters["vs_cub_scan"] = cub / ms;
+}
+
 }  // namespace
 
 BENCHMARK_TEMPLATE(consumer_of_scan, -1)->Name("general/x-cumsum(x)/n/f32/1e8")->UseManualTime()->Iterations(1);
@@ -287,5 +354,12 @@ BENCHMARK_TEMPLATE(rows, which::softmax, 65536, 1024, 1)->Name("rows/softmax(A,1
 BENCHMARK_TEMPLATE(rows, which::layer_norm, 8192, 8192, 1)->Name("rows/layer_norm(A,1,w,b)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::layer_norm, 65536, 1024, 1)->Name("rows/layer_norm(A,1,w,b)/f32/65536x1024")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::rms_norm, 8192, 8192, 1)->Name("rows/rms_norm(A,1,w)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(composed_rows, statement::softmax_into)->Name("compose/out.assign(softmax(A,1))/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(composed_rows, statement::softmax_affine)->Name("compose/eval(2*softmax(A,1)+b)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(composed_rows, statement::layer_norm_into)->Name("compose/out.assign(layer_norm(A,1))/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(composed_rows, statement::weighted_norm_into)->Name("compose/out.assign(w*layer_norm(A,1)+b)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(scan_into, 0)->Name("compose/out.assign(cumsum(x))/f32/1e8")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(scan_into, 1)->Name("compose/out.assign(lazy::cumsum(x))/f32/1e8")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(scan_into, 2)->Name("compose/c=cumsum(x)/f32/1e8")->UseManualTime()->Iterations(1);
 
 XF_BENCH_MAIN()

@@ -21,6 +21,16 @@ def main(out_path):
     F = torch.nn.functional
     case(results, "rows/layer_norm(A,1,w,b)/f32/8192^2", lambda u, p, q: F.layer_norm(u, (side,), p, q, 1e-5), a, w, b)
     case(results, "rows/rms_norm(A,1,w)/f32/8192^2", lambda u, p: F.rms_norm(u, (side,), p, 1e-6), a, w)
+    # Composed: into a preallocated array, and inside an expression.
+    o = torch.empty_like(a)
+    b2 = b.reshape(1, side)
+    w2 = w.reshape(1, side)
+    case(results, "compose/out.assign(softmax(A,1))/f32/8192^2", lambda u, v: v.copy_(torch.softmax(u, 1)), a, o)
+    case(results, "compose/eval(2*softmax(A,1)+b)/f32/8192^2", lambda u, q: 2 * torch.softmax(u, 1) + q, a, b2)
+    case(results, "compose/out.assign(layer_norm(A,1))/f32/8192^2", lambda u, v: v.copy_(F.layer_norm(u, (side,), None, None, 1e-5)), a, o)
+    case(results, "compose/out.assign(w*layer_norm(A,1)+b)/f32/8192^2",
+         lambda u, v, p, q: v.copy_(p * F.layer_norm(u, (side,), None, None, 1e-5) + q), a, o, w2, b2)
+    del o
     del a
     for shape in ((4096, 16384), (512, 131072)):
         cols = torch.rand(*shape, device=dev) * 16 - 8
@@ -63,6 +73,10 @@ def main(out_path):
     # An expression using a running sum.
     x = torch.rand(100_000_000, device=dev).mul(3).floor().sub(1)
     case(results, "general/x-cumsum(x)/n/f32/1e8", lambda u: u - torch.cumsum(u, 0) / u.shape[0], x)
+    o = torch.empty_like(x)
+    case(results, "compose/out.assign(cumsum(x))/f32/1e8", lambda u, v: torch.cumsum(u, 0, out=v), x, o)
+    case(results, "compose/c=cumsum(x)/f32/1e8", lambda u: torch.cumsum(u, 0), x)
+    del o
     del x
     a = torch.rand(side, side, device=dev).mul(3).floor().sub(1)
     case(results, "general/A-cumsum(A,1)/n/f32/8192^2", lambda u: u - torch.cumsum(u, 1) / side, a)

@@ -9,7 +9,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "reduce/rows.hpp"
+#include "reduce/produced_rows.hpp"
 
 namespace xf {
 namespace detail {
@@ -24,30 +24,31 @@ constexpr double machine_epsilon() {
 
 // (x - mean) / sqrt(var + eps) along the axis, with var = mean((x - mean)^2).
 template <expression E>
-auto layer_norm(const E& x, int axis, double eps = 1e-5) {
-  return detail::rows_of<detail::row_result::layer_norm>(x, axis, "xf::layer_norm", eps);
+auto layer_norm(const E& x, int axis, double eps = 1e-5, const detail::statement_end& end = {}) {
+  return detail::describe_rows<detail::row_result::layer_norm>(end, x, axis, "xf::layer_norm", eps);
 }
 // ... * weight, weight a 1-D array as long as the axis.
 template <expression E, class T, class S>
-auto layer_norm(const E& x, int axis, double eps, const array<T, 1, S>& weight) {
-  return detail::rows_of<detail::row_result::layer_norm>(x, axis, "xf::layer_norm", eps, weight);
+auto layer_norm(const E& x, int axis, double eps, const array<T, 1, S>& weight, const detail::statement_end& end = {}) {
+  return detail::describe_rows<detail::row_result::layer_norm>(end, x, axis, "xf::layer_norm", eps, weight);
 }
 // ... * weight + bias.
 template <expression E, class T, class S>
-auto layer_norm(const E& x, int axis, double eps, const array<T, 1, S>& weight, const array<T, 1, S>& bias) {
-  return detail::rows_of<detail::row_result::layer_norm>(x, axis, "xf::layer_norm", eps, weight, bias);
+auto layer_norm(const E& x, int axis, double eps, const array<T, 1, S>& weight, const array<T, 1, S>& bias,
+                const detail::statement_end& end = {}) {
+  return detail::describe_rows<detail::row_result::layer_norm>(end, x, axis, "xf::layer_norm", eps, weight, bias);
 }
 
 // x / sqrt(mean(x^2) + eps) along the axis; eps defaults to the element type's machine epsilon, as
 // PyTorch's does.
 template <expression E>
-auto rms_norm(const E& x, int axis, double eps = detail::machine_epsilon<value_t<E>>()) {
-  return detail::rows_of<detail::row_result::rms_norm>(x, axis, "xf::rms_norm", eps);
+auto rms_norm(const E& x, int axis, double eps = detail::machine_epsilon<value_t<E>>(), const detail::statement_end& end = {}) {
+  return detail::describe_rows<detail::row_result::rms_norm>(end, x, axis, "xf::rms_norm", eps);
 }
 // ... * weight, weight a 1-D array as long as the axis.
 template <expression E, class T, class S>
-auto rms_norm(const E& x, int axis, double eps, const array<T, 1, S>& weight) {
-  return detail::rows_of<detail::row_result::rms_norm>(x, axis, "xf::rms_norm", eps, weight);
+auto rms_norm(const E& x, int axis, double eps, const array<T, 1, S>& weight, const detail::statement_end& end = {}) {
+  return detail::describe_rows<detail::row_result::rms_norm>(end, x, axis, "xf::rms_norm", eps, weight);
 }
 
 }  // namespace xf

@@ -86,77 +86,61 @@ void scan_into(const E& e, int axis, const Op& op, Result& result, const char* n
 }
 
 template <class Maker, class Dtype, class E>
-auto scan_flat(const E& e, const char* name) {
-  const auto op = Maker::template make<Dtype, value_t<E>>();
-  using Out = typename decltype(op)::out_type;
-  array<Out, 1, resolved_space_t<space_t<E>>> result(dims<1>{product(e.shape())});
-  scan_into<true>(e, -1, op, result, name);
-  return result;
-}
-
-template <class Maker, class Dtype, class E>
-auto scan_axis(const E& e, int axis, const char* name) {
-  static_assert(rank_v<E> >= 1, "xf::cumsum/cumprod: a 0-d array has no axis; call it without one");
-  const auto op = Maker::template make<Dtype, value_t<E>>();
-  using Out = typename decltype(op)::out_type;
-  const int axes[1] = {axis};
-  array<Out, rank_v<E>, resolved_space_t<space_t<E>>> result(e.shape());
-  scan_into<false>(e, normalize_axes(axes, e.shape(), name)[0], op, result, name);
-  return result;
-}
-
-template <class Maker, class Dtype, class E>
 auto defer_scan_flat(const E& e, const char* name) {
   const auto op = Maker::template make<Dtype, value_t<E>>();
-  return pending_scan<E, std::remove_cvref_t<decltype(op)>, true>{e, op, 0, name};
+  return pending_scan<E, std::remove_cvref_t<decltype(op)>, true>{{}, e, op, 0, name};
 }
 
 template <class Maker, class Dtype, class E>
 auto defer_scan_axis(const E& e, int axis, const char* name) {
-  static_assert(rank_v<E> >= 1, "xf::lazy::cumsum/cumprod: a 0-d array has no axis; call it without one");
+  static_assert(rank_v<E> >= 1, "xf::cumsum/cumprod: a 0-d array has no axis; call it without one");
   const auto op = Maker::template make<Dtype, value_t<E>>();
   const int axes[1] = {axis};
-  return pending_scan<E, std::remove_cvref_t<decltype(op)>, false>{e, op, normalize_axes(axes, e.shape(), name)[0], name};
+  return pending_scan<E, std::remove_cvref_t<decltype(op)>, false>{{}, e, op, normalize_axes(axes, e.shape(), name)[0], name};
 }
 
 }  // namespace detail
 
-// Running sums: xf::cumsum(x) over the flattened x, xf::cumsum(x, axis) along one axis.
+// Running sums: xf::cumsum(x) over the flattened x, xf::cumsum(x, axis) along one axis. Each
+// eager scan returns the described scan (scan/pending.hpp), computed by the end of the statement
+// that calls it unless that statement writes it into an array (straight from the scan's kernel) or
+// uses it in an expression written into an array (in the scan's kernel): `auto c = xf::cumsum(x);`
+// holds x's running sums as of that statement, and reads as an array.
 template <class Dtype = void, expression E>
-auto cumsum(const E& e) {
-  return detail::scan_flat<detail::sum_maker, Dtype>(e, "xf::cumsum");
+auto cumsum(const E& e, const detail::statement_end& end = {}) {
+  return end.bind(detail::defer_scan_flat<detail::sum_maker, Dtype>(e, "xf::cumsum"));
 }
 template <class Dtype = void, expression E>
-auto cumsum(const E& e, int axis) {
-  return detail::scan_axis<detail::sum_maker, Dtype>(e, axis, "xf::cumsum");
+auto cumsum(const E& e, int axis, const detail::statement_end& end = {}) {
+  return end.bind(detail::defer_scan_axis<detail::sum_maker, Dtype>(e, axis, "xf::cumsum"));
 }
 
 // Running products, as cumsum.
 template <class Dtype = void, expression E>
-auto cumprod(const E& e) {
-  return detail::scan_flat<detail::prod_maker, Dtype>(e, "xf::cumprod");
+auto cumprod(const E& e, const detail::statement_end& end = {}) {
+  return end.bind(detail::defer_scan_flat<detail::prod_maker, Dtype>(e, "xf::cumprod"));
 }
 template <class Dtype = void, expression E>
-auto cumprod(const E& e, int axis) {
-  return detail::scan_axis<detail::prod_maker, Dtype>(e, axis, "xf::cumprod");
+auto cumprod(const E& e, int axis, const detail::statement_end& end = {}) {
+  return end.bind(detail::defer_scan_axis<detail::prod_maker, Dtype>(e, axis, "xf::cumprod"));
 }
 
 // Running sums and products with every NaN read as 0 (nancumsum) or 1 (nancumprod), as NumPy's.
 template <class Dtype = void, expression E>
-auto nancumsum(const E& e) {
-  return detail::scan_flat<detail::nansum_maker, Dtype>(e, "xf::nancumsum");
+auto nancumsum(const E& e, const detail::statement_end& end = {}) {
+  return end.bind(detail::defer_scan_flat<detail::nansum_maker, Dtype>(e, "xf::nancumsum"));
 }
 template <class Dtype = void, expression E>
-auto nancumsum(const E& e, int axis) {
-  return detail::scan_axis<detail::nansum_maker, Dtype>(e, axis, "xf::nancumsum");
+auto nancumsum(const E& e, int axis, const detail::statement_end& end = {}) {
+  return end.bind(detail::defer_scan_axis<detail::nansum_maker, Dtype>(e, axis, "xf::nancumsum"));
 }
 template <class Dtype = void, expression E>
-auto nancumprod(const E& e) {
-  return detail::scan_flat<detail::nanprod_maker, Dtype>(e, "xf::nancumprod");
+auto nancumprod(const E& e, const detail::statement_end& end = {}) {
+  return end.bind(detail::defer_scan_flat<detail::nanprod_maker, Dtype>(e, "xf::nancumprod"));
 }
 template <class Dtype = void, expression E>
-auto nancumprod(const E& e, int axis) {
-  return detail::scan_axis<detail::nanprod_maker, Dtype>(e, axis, "xf::nancumprod");
+auto nancumprod(const E& e, int axis, const detail::statement_end& end = {}) {
+  return end.bind(detail::defer_scan_axis<detail::nanprod_maker, Dtype>(e, axis, "xf::nancumprod"));
 }
 
 // Described scans: operands of element-wise expressions (`x - xf::lazy::cumsum(x) / n`), run in

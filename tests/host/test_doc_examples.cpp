@@ -185,6 +185,25 @@ TEST_CASE("docs: expressions using running sums", "[docs][scan_consumer]") {
   CHECK(xf::to_host(shares) == std::vector<float>{1 / 6.0f, 3 / 6.0f, 1, 4 / 6.0f, 9 / 6.0f, 15 / 6.0f});
 }
 
+TEST_CASE("docs: library results compose", "[docs][compose]") {
+  // example-begin compose
+  auto x = xf::asarray<float, xf::host>({1, 2, 3, 2, 2, 2}, {2, 3});
+  auto b = xf::asarray<float, xf::host>({0, 1, 0}, {1, 3});
+  xf::array<float, 2, xf::host> out({2, 3});
+  out.assign(xf::softmax(x, 1));                  // written straight into out: no result array
+  auto y = xf::eval(2.0f * xf::softmax(x, 1) + b);  // on device arrays, one kernel
+  out += xf::layer_norm(x, 1);                    // reads out where it writes: one kernel too
+  auto c = xf::cumsum(x, 1);                      // computed here, at the end of the statement,
+  x.assign(0.0f);                                 // so this does not change c: [[1, 3, 6], [2, 4, 6]]
+  // example-end
+  const auto yh = xf::to_host(y), oh = xf::to_host(out);
+  CHECK(std::abs(yh[0] - 2 * 0.09003057f) < 1e-6f);
+  CHECK(std::abs(yh[1] - (2 * 0.24472847f + 1)) < 1e-6f);
+  CHECK(std::abs(oh[0] - (0.09003057f - 1 / std::sqrt(2.0f / 3 + 1e-5f))) < 1e-5f);
+  CHECK(std::abs(oh[4] - 1.0f / 3) < 1e-6f);  // a constant row: softmax 1/3, layer norm 0
+  CHECK(xf::to_host(c) == std::vector<float>{1, 3, 6, 2, 4, 6});
+}
+
 TEST_CASE("docs: several assignments in one kernel", "[docs][assign_together]") {
   // example-begin assign_together
   auto x = xf::asarray<float, xf::host>({1, 2, 3});

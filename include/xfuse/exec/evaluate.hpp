@@ -13,6 +13,7 @@
 #include "kernel.cuh"
 #include "launch.hpp"
 #include "operands.hpp"
+#include "producer.hpp"
 
 namespace xf {
 namespace detail {
@@ -189,8 +190,8 @@ void evaluate_into(array<T, R, Space>& dst, const E& e, const char* op) {
   if constexpr (holds_pending_reduction<E>) {
     if (rows_with_statistics(dst, e, op)) return;
   }
-  if constexpr (holds_pending_scan<E>) {
-    if (scan_with_consumer(dst, e, op)) return;
+  if constexpr (holds_producer<E>) {
+    if (feed_producer(dst, e, op)) return;
   }
   run_expression<Space>(dst.data(), dst.device_id(), dst.shape(), dst.strides(), e, op);
 }
@@ -222,8 +223,8 @@ void assign_into(const array<T, R, Space>& dst, const E& e, const char* op) {
   if constexpr (holds_pending_reduction<E>) {
     if (rows_with_statistics(dst, e, op)) return;
   }
-  if constexpr (holds_pending_scan<E>) {
-    if (scan_with_consumer(dst, e, op)) return;
+  if constexpr (holds_producer<E>) {
+    if (feed_producer(dst, e, op)) return;
   }
   if (reads_written_memory(dst.data(), dst.shape(), dst.strides(), e)) {
     // The right side reads what we write: evaluate it first, as NumPy does.

@@ -46,21 +46,21 @@ inline constexpr bool is_statistic_leaf = false;
 template <class T>
 inline constexpr bool is_statistic_leaf<statistic_leaf<T>> = true;
 
-// Reads element p of a scan's running totals inside the expression that uses them (a described
-// scan as an operand: scan/consumer.hpp). Memory like memory_leaf; when the scan runs in its
-// consumer's kernel, the pointer is null and the kernel gives each element its running total
-// instead of reading it.
+// Reads element p of a producer's result inside the expression that uses it (a scan, a row
+// function: exec/producer.hpp). Memory like memory_leaf; when the producer runs in its consumer's
+// kernel, the pointer is null and the kernel gives each element the producer's value instead of
+// reading it.
 template <class T>
-struct scanned_leaf {
+struct produced_leaf {
   using value_type = T;
   static constexpr bool in_memory = true;
   const T* ptr;
   XF_HD XF_FORCEINLINE T at(index_t p) const { return ptr[p]; }
 };
 template <class Leaf>
-inline constexpr bool is_scanned_leaf = false;
+inline constexpr bool is_produced_leaf = false;
 template <class T>
-inline constexpr bool is_scanned_leaf<scanned_leaf<T>> = true;
+inline constexpr bool is_produced_leaf<produced_leaf<T>> = true;
 
 // arange: start + p * step. Integers are exact; floats are computed in double, then rounded once.
 template <class T>

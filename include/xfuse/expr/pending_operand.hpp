@@ -3,11 +3,10 @@
 // expression: `x - xf::lazy::mean(x, 1, xf::keepdims)`. Inside any expression it is one leaf, its
 // result, computed the first time the expression is evaluated. When such an expression is written
 // into a device array and every reduction in it folds the rows of the result's own shape along one
-// axis, the reductions and the expression run as one kernel (reduce/row_statistics.hpp). A scan
-// described with xf::lazy (`x - xf::lazy::cumsum(x) / n`) is the same kind of operand, its
-// running totals computed in its consumer's kernel (scan/consumer.hpp). This header lets the
-// element-wise evaluation (exec/evaluate.hpp) ask for those kernels without depending on the
-// reductions or scans.
+// axis, the reductions and the expression run as one kernel (reduce/row_statistics.hpp). This
+// header lets the element-wise evaluation (exec/evaluate.hpp) ask for those kernels without
+// depending on the reductions. Scans and row functions are producers (exec/producer.hpp), asked
+// through their own member instead.
 #pragma once
 
 #include <type_traits>
@@ -45,10 +44,5 @@ bool reduce_into(const array<T, R, Space>& dst, const E& e, const char* op);
 // which every header that makes a described reduction includes.
 template <class T, int R, class Space, class E>
 bool rows_with_statistics(const array<T, R, Space>& dst, const E& e, const char* op);
-
-// Writes `e` into `dst` with the scan it uses in the same kernel when it qualifies
-// (scan/consumer.hpp); false, having run nothing, otherwise. Defined there, included by scan.hpp.
-template <class T, int R, class Space, class E>
-bool scan_with_consumer(const array<T, R, Space>& dst, const E& e, const char* op);
 
 }  // namespace xf::detail

@@ -110,7 +110,7 @@ struct contiguous_row {
     }
   }
 
-  // Stores output(v[i], position) for each of the thread's values.
+  // Stores output(v[i], position), of the output type, for each of the thread's values.
   template <class Output>
   __device__ XF_FORCEINLINE void store(const C* v, const Output& output) const {
     using Out = typename Plan::out_type;
@@ -128,12 +128,12 @@ struct contiguous_row {
       if (vector && r0 + E <= count) {
         Out r[E];
 #pragma unroll
-        for (int e = 0; e < E; ++e) r[e] = convert<Out>(output(v[k * E + e], r0 + e));
+        for (int e = 0; e < E; ++e) r[e] = output(v[k * E + e], r0 + e);
         store_vector<Out, E>(row_out + r0, r);
       } else {  // the output of a position past the row's end is not even computed (it may read a weight)
 #pragma unroll
         for (int e = 0; e < E; ++e)
-          if (r0 + e < count) row_out[(r0 + e) * step] = convert<Out>(output(v[k * E + e], r0 + e));
+          if (r0 + e < count) row_out[(r0 + e) * step] = output(v[k * E + e], r0 + e);
       }
     }
   }
@@ -190,17 +190,19 @@ struct strided_row {
     for (int i = 0; i < V; ++i) {
       const int r = position(i);
       if (r >= count) break;
-      p.out[out_pos + r * step] = convert<Out>(output(v[i], r));
+      p.out[out_pos + r * step] = output(v[i], r);
     }
   }
 };
 
 // ---------------------------------------------------------------- what a row computes
 
-// softmax, log_softmax, logsumexp of a row held in v (absent elements -inf).
-template <row_result What, class Row>
-__device__ XF_FORCEINLINE void softmax_row(const Row& row, typename Row::C* v) {
+// softmax, log_softmax, logsumexp of a row held in v (absent elements -inf), each output stored
+// through `finish` (its epilogue's `row` for this row).
+template <row_result What, class Row, class Finish, class EpilogueRow>
+__device__ XF_FORCEINLINE void softmax_row(const Row& row, typename Row::C* v, const Finish& finish, const EpilogueRow& at) {
   using C = typename Row::C;
+  using Out = typename Row::out_type;
   C max = v[0];
 #pragma unroll
   for (int i = 1; i < Row::V; ++i) max = nan_max(max, v[i]);
@@ -218,20 +220,21 @@ __device__ XF_FORCEINLINE void softmax_row(const Row& row, typename Row::C* v) {
   }
   sum = row.template fold<false>(sum);
   if constexpr (What == row_result::logsumexp) {
-    if (row.first()) row.p.out[row.out_pos] = convert<typename Row::out_type>(math::r_log(sum) + shift);
+    if (row.first()) row.p.out[row.out_pos] = finish.template store<Out>(at, math::r_log(sum) + shift, 0);
   } else if constexpr (What == row_result::softmax) {
     const C inverse_sum = C(1) / sum;  // one division per row; the outputs multiply
-    row.store(v, [inverse_sum](C e, int) { return e * inverse_sum; });
+    row.store(v, [&](C e, int r) { return finish.template store<Out>(at, e * inverse_sum, r); });
   } else {
     const C log_sum = math::r_log(sum);
-    row.store(v, [log_sum](C shifted, int) { return shifted - log_sum; });
+    row.store(v, [&](C shifted, int r) { return finish.template store<Out>(at, shifted - log_sum, r); });
   }
 }
 
 // layer_norm, rms_norm of a row held in v (absent elements 0).
-template <row_result What, class Row, class Affine>
-__device__ XF_FORCEINLINE void norm_row(const Row& row, const typename Row::C* v, const Affine& affine) {
+template <row_result What, class Row, class Finish, class EpilogueRow>
+__device__ XF_FORCEINLINE void norm_row(const Row& row, const typename Row::C* v, const Finish& finish, const EpilogueRow& at) {
   using C = typename Row::C;
+  using Out = typename Row::out_type;
   const int n = row.n();
   C mean = 0, squares = 0;
   if constexpr (What == row_result::layer_norm) {
@@ -248,24 +251,26 @@ __device__ XF_FORCEINLINE void norm_row(const Row& row, const typename Row::C* v
     for (int i = 0; i < Row::V; ++i) squares += v[i] * v[i];
   }
   squares = row.template fold<false>(squares);
-  const C inverse_std = C(1) / math::r_sqrt(squares / static_cast<C>(n) + affine.eps);
-  row.store(v, [&](C x, int r) { return affine.apply((x - mean) * inverse_std, r); });
+  const C inverse_std = C(1) / math::r_sqrt(squares / static_cast<C>(n) + finish.eps);
+  row.store(v, [&](C x, int r) { return finish.template store<Out>(at, finish.apply((x - mean) * inverse_std, r), r); });
 }
 
-template <row_result What, class Row, class Affine>
-__device__ XF_FORCEINLINE void compute_row(const Row& row, const Affine& affine) {
+// Row o of the plan (live or not: every thread of the block takes part in the folds).
+template <row_result What, class Row, class Finish>
+__device__ XF_FORCEINLINE void compute_row(const Row& row, const Finish& finish, index_t o) {
   using C = typename Row::C;
   C v[Row::V];
   row.load(is_softmax_kind<What> ? -limits<C>::infinity() : C(0), v);
-  if constexpr (is_softmax_kind<What>) softmax_row<What>(row, v);
-  else norm_row<What>(row, v, affine);
+  const auto at = row.live ? finish.epilogue.row(o) : decltype(finish.epilogue.row(o)){};
+  if constexpr (is_softmax_kind<What>) softmax_row<What>(row, v, finish, at);
+  else norm_row<What>(row, v, finish, at);
 }
 
 // ---------------------------------------------------------------- kernels
 
-template <row_result What, class Plan, class Affine>
+template <row_result What, class Plan, class Finish>
 __global__ void __launch_bounds__(row_policy::max_row_threads)
-    row_kernel(const __grid_constant__ Plan p, int row_threads, const __grid_constant__ Affine affine) {
+    row_kernel(const __grid_constant__ Plan p, int row_threads, const __grid_constant__ Finish finish) {
   using C = typename Plan::acc_type;
   static_assert(row_values_per_thread<C> % Plan::E == 0, "xf: a row chunk must divide the values a thread holds");
   __shared__ C scratch[row_policy::max_row_threads / 32];
@@ -273,20 +278,20 @@ __global__ void __launch_bounds__(row_policy::max_row_threads)
   // The block's last rows may not exist; their threads still fold.
   contiguous_row<Plan> row{p, {}, 0, o < p.kept.size, static_cast<int>(threadIdx.x) % row_threads, row_threads, scratch};
   if (row.live) layout_positions(p.kept, p.kept_narrow, o, row.kept_pos, row.out_pos);
-  compute_row<What>(row, affine);
+  compute_row<What>(row, finish, o);
 }
 
 // Blocks of row_policy::lanes * warps threads, each taking 32 neighbouring rows.
-template <row_result What, class Plan, class Affine>
+template <row_result What, class Plan, class Finish>
 __global__ void __launch_bounds__(row_policy::max_row_threads)
-    strided_row_kernel(const __grid_constant__ Plan p, const __grid_constant__ Affine affine) {
+    strided_row_kernel(const __grid_constant__ Plan p, const __grid_constant__ Finish finish) {
   using C = typename Plan::acc_type;
   __shared__ C scratch[row_policy::max_row_threads / row_policy::lanes][row_policy::lanes];
   const int lane = static_cast<int>(threadIdx.x) % row_policy::lanes, warp = static_cast<int>(threadIdx.x) / row_policy::lanes;
   const index_t o = static_cast<index_t>(blockIdx.x) * row_policy::lanes + lane;
   strided_row<Plan> row{p, {}, 0, o < p.kept.size, warp, static_cast<int>(blockDim.x) / row_policy::lanes, scratch};
   if (row.live) layout_positions(p.kept, p.kept_narrow, o, row.kept_pos, row.out_pos);
-  compute_row<What>(row, affine);
+  compute_row<What>(row, finish, o);
 }
 
 // ---------------------------------------------------------------- the launch
@@ -304,7 +309,7 @@ struct row_launch {
   int warps = 1;        // strided: warps per block
 };
 
-template <row_result What, class Plan, class Affine>
+template <row_result What, class Plan, class Finish>
 row_launch choose_row_launch(const Plan& p, int device) {
   using C = typename Plan::acc_type;
   constexpr index_t V = row_values_per_thread<C>;
@@ -328,10 +333,10 @@ row_launch choose_row_launch(const Plan& p, int device) {
   return l;
 }
 
-template <row_result What, class Plan, class Affine>
-void rows_device(Plan p, const row_launch& l, const Affine& affine, int device, cudaStream_t stream) {
+template <row_result What, class Plan, class Finish>
+void rows_device(Plan p, const row_launch& l, const Finish& finish, int device, cudaStream_t stream) {
   if (l.walk == row_walk::staged) {
-    staged_rows_device<What>(p, affine, device, stream);
+    staged_rows_device<What>(p, finish, device, stream);
     return;
   }
   if (l.walk == row_walk::contiguous) {
@@ -340,13 +345,13 @@ void rows_device(Plan p, const row_launch& l, const Affine& affine, int device, 
     const index_t rows_per_block = block / l.row_threads;
     const index_t blocks = (p.kept.size + rows_per_block - 1) / rows_per_block;
     if (blocks > INT_MAX) throw error("xf: too many rows for one launch (" + std::to_string(p.kept.size) + ")");
-    row_kernel<What, Plan, Affine><<<static_cast<unsigned>(blocks), block, 0, stream>>>(p, l.row_threads, affine);
+    row_kernel<What, Plan, Finish><<<static_cast<unsigned>(blocks), block, 0, stream>>>(p, l.row_threads, finish);
     XF_CUDA_CHECK(cudaGetLastError());
     return;
   }
   const index_t blocks = (p.kept.size + row_policy::lanes - 1) / row_policy::lanes;
   if (blocks > INT_MAX) throw error("xf: too many rows for one launch (" + std::to_string(p.kept.size) + ")");
-  strided_row_kernel<What, Plan, Affine><<<static_cast<unsigned>(blocks), l.warps * row_policy::lanes, 0, stream>>>(p, affine);
+  strided_row_kernel<What, Plan, Finish><<<static_cast<unsigned>(blocks), l.warps * row_policy::lanes, 0, stream>>>(p, finish);
   XF_CUDA_CHECK(cudaGetLastError());
 }
 

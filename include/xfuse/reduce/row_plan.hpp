@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../exec/operands.hpp"
+#include "../exec/producer.hpp"
 #include "plan.hpp"
 
 namespace xf::detail {
@@ -29,21 +30,30 @@ enum class row_result {
 template <row_result What>
 inline constexpr bool is_softmax_kind = What == row_result::softmax || What == row_result::log_softmax || What == row_result::logsumexp;
 
-// What a normalising row needs besides its values: eps, and the optional weight and bias along the
-// row (null when absent), each with its step in elements.
-template <class V, class C>
-struct row_affine {
+// What a row's outputs go through after the row function: for the norms, eps and the optional
+// weight and bias along the row (null when absent), each with its step in elements; then the
+// epilogue (exec/producer.hpp): the expression that uses the row function's result, run in its
+// store, or nothing.
+template <class V, class C, class Epilogue = no_epilogue>
+struct row_finish {
   C eps = C(0);
   const V* weight = nullptr;
   index_t weight_step = 0;
   const V* bias = nullptr;
   index_t bias_step = 0;
+  Epilogue epilogue;
 
-  // The output of an element at position r of its row, normalised as `normalised`.
+  // The norm's output of an element at position r of its row, normalised as `normalised`.
   XF_HD XF_FORCEINLINE C apply(C normalised, index_t r) const {
     if (weight) normalised *= convert<C>(weight[r * weight_step]);
     if (bias) normalised += convert<C>(bias[r * bias_step]);
     return normalised;
+  }
+  // What is stored for a value of the row function at position r of row `row` (the epilogue's
+  // row_type for that row), as type Out.
+  template <class Out>
+  XF_HD XF_FORCEINLINE Out store(const typename Epilogue::row_type& row, C value, index_t r) const {
+    return epilogue.template apply<Out>(row, value, r);
   }
 };
 
@@ -215,8 +225,8 @@ bool leaves_adjacent(const Layout& lay, int d) {
 
 // Host rows: each row's values into a buffer, then its statistics (in the compute type, in
 // order), then its outputs.
-template <row_result What, class Plan, class Affine>
-void run_rows_host(const Plan& p, const Affine& affine) {
+template <row_result What, class Plan, class Finish>
+void run_rows_host(const Plan& p, const Finish& finish) {
   using C = typename Plan::acc_type;
   using Out = typename Plan::out_type;
   const index_t n = p.reduced.size, step = p.reduced.out_stride[0];
@@ -224,6 +234,7 @@ void run_rows_host(const Plan& p, const Affine& affine) {
   for (index_t o = 0; o < p.kept.size; ++o) {
     index_t kept_pos[Plan::slots], out_pos;
     layout_positions(p.kept, false, o, kept_pos, out_pos);
+    const auto row = finish.epilogue.row(o);
     for (index_t r = 0; r < n; ++r) v[static_cast<std::size_t>(r)] = mapped_element(p, kept_pos, r);
     if constexpr (is_softmax_kind<What>) {
       C max = -limits<C>::infinity();
@@ -232,11 +243,11 @@ void run_rows_host(const Plan& p, const Affine& affine) {
       C sum = 0;
       for (const C x : v) sum += math::r_exp(x - shift);
       if constexpr (What == row_result::logsumexp) {
-        p.out[out_pos] = convert<Out>(math::r_log(sum) + shift);
+        p.out[out_pos] = finish.template store<Out>(row, math::r_log(sum) + shift, 0);
       } else {
         for (index_t r = 0; r < n; ++r) {
           const C shifted = v[static_cast<std::size_t>(r)] - shift;
-          p.out[out_pos + r * step] = convert<Out>(row_output<What>(shifted, math::r_exp(shifted), sum));
+          p.out[out_pos + r * step] = finish.template store<Out>(row, row_output<What>(shifted, math::r_exp(shifted), sum), r);
         }
       }
     } else {
@@ -248,9 +259,9 @@ void run_rows_host(const Plan& p, const Affine& affine) {
       } else {
         for (const C x : v) squares += x * x;
       }
-      const C inverse_std = C(1) / math::r_sqrt(squares / static_cast<C>(n) + affine.eps);
+      const C inverse_std = C(1) / math::r_sqrt(squares / static_cast<C>(n) + finish.eps);
       for (index_t r = 0; r < n; ++r)
-        p.out[out_pos + r * step] = convert<Out>(affine.apply((v[static_cast<std::size_t>(r)] - mean) * inverse_std, r));
+        p.out[out_pos + r * step] = finish.template store<Out>(row, finish.apply((v[static_cast<std::size_t>(r)] - mean) * inverse_std, r), r);
     }
   }
 }

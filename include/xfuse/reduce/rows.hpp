@@ -46,9 +46,9 @@ void check_along_axis(const W& w, const E& e, int axis, const char* op, const ch
   }
 }
 
-template <class V, class C, class W, class B>
-row_affine<V, C> make_affine(double eps, const W& weight, const B& bias) {
-  row_affine<V, C> a;
+template <class V, class C, class W, class B, class Epilogue = no_epilogue>
+row_finish<V, C, Epilogue> make_finish(double eps, const W& weight, const B& bias, const Epilogue& epilogue = {}) {
+  row_finish<V, C, Epilogue> a;
   a.eps = static_cast<C>(eps);
   if constexpr (!std::is_same_v<W, no_operand>) {
     a.weight = weight.data();
@@ -58,6 +58,7 @@ row_affine<V, C> make_affine(double eps, const W& weight, const B& bias) {
     a.bias = bias.data();
     a.bias_step = bias.strides()[0];
   }
+  a.epilogue = epilogue;
   return a;
 }
 
@@ -135,24 +136,63 @@ void check_row_extent(const Shape& shape, int axis, const char* name) {
   }
 }
 
-// Writes `What` along `axis` of e into result, an array of e's shape (for logsumexp, extent 1
-// along the axis) in e's space that e does not read: any strides, so a piece of a larger array
-// (a distributed array's, say) is written in place.
-template <row_result What, class E, class Result, class W = no_operand, class B = no_operand>
-void rows_into(const E& e, int axis_in, Result& result, const char* name, double eps = 0, const W& weight = {},
-               const B& bias = {}) {
+// Checks a row function's call: e's axis (normalised and returned), the axis's extent, the weight
+// and bias. Throws before anything runs.
+template <row_result What, class E, class W = no_operand, class B = no_operand>
+int check_rows_call(const E& e, int axis_in, const char* name, const W& weight = {}, const B& bias = {}) {
   check_row_operand<E>();
-  const nvtx_range range(name);
-  using V = value_t<E>;
-  using C = compute_t<V>;
-  using S = resolved_space_t<space_t<E>>;
-  static_assert(std::is_same_v<value_t<Result>, V> && std::is_same_v<space_t<Result>, S>,
-                "xfuse: rows are written into an array of the operand's element type and space");
   const int one_axis[1] = {axis_in};
   const int axis = normalize_axes(one_axis, e.shape(), name)[0];
   check_row_extent<What>(e.shape(), axis, name);
   check_along_axis(weight, e, axis, name, "weight");
   check_along_axis(bias, e, axis, name, "bias");
+  return axis;
+}
+
+// Runs `What` along `axis` (checked) of e into dst (of e's shape, for logsumexp extent 1 along the
+// axis; any strides, non-negative along the axis; not empty; on the current device), each output
+// stored through `epilogue` (exec/producer.hpp). False, having run nothing, when the rows take two
+// passes and an epilogue is given (the two-pass form has no store to run it in).
+template <row_result What, class E, class Out, int R, class S, class W, class B, class Epilogue = no_epilogue>
+bool run_rows(const E& e, int axis, const array<Out, R, S>& dst, const char* name, double eps, const W& weight,
+              const B& bias, const Epilogue& epilogue = {}) {
+  using V = value_t<E>;
+  using C = compute_t<V>;
+  const nvtx_range range(name);
+  const auto p = make_row_plan(e, axis, row_values<V, C, Out>{}, dst.data(), dst.strides());
+  const auto finish = make_finish<V, C>(eps, weight, bias, epilogue);
+  if constexpr (std::is_same_v<S, device>) {
+    static_assert(cuda_tu || always_false<E>, "xfuse: fused rows of device arrays launch CUDA kernels; compile this file with nvcc");
+#if XF_CUDA_TU
+    const int cur = device::current_id();
+    require_leaf_access(p, e, cur, name);
+    const row_launch launch = choose_row_launch<What, decltype(p), decltype(finish)>(p, cur);
+    if (launch.walk != row_walk::two_passes) {
+      rows_device<What>(p, launch, finish, cur, current_slot(cur).handle);
+    } else if constexpr (std::is_same_v<Epilogue, no_epilogue> && std::is_same_v<Out, V>) {
+      auto result = dst;
+      rows_in_two_passes<What>(e, axis, result, name, eps, weight, bias);
+    } else {
+      return false;
+    }
+#endif
+  } else {
+    run_rows_host<What>(p, finish);
+  }
+  return true;
+}
+
+// Writes `What` along `axis` of e into result, an array of e's shape (for logsumexp, extent 1
+// along the axis) in e's space that e does not read: any strides (non-negative along the axis), so
+// a piece of a larger array (a distributed array's, say) is written in place.
+template <row_result What, class E, class Result, class W = no_operand, class B = no_operand>
+void rows_into(const E& e, int axis_in, Result& result, const char* name, double eps = 0, const W& weight = {},
+               const B& bias = {}) {
+  using V = value_t<E>;
+  using S = resolved_space_t<space_t<E>>;
+  static_assert(std::is_same_v<value_t<Result>, V> && std::is_same_v<space_t<Result>, S>,
+                "xfuse: rows are written into an array of the operand's element type and space");
+  const int axis = check_rows_call<What>(e, axis_in, name, weight, bias);
   auto expected = e.shape();
   if constexpr (What == row_result::logsumexp) expected[axis] = 1;
   if (result.shape() != expected)
@@ -163,36 +203,7 @@ void rows_into(const E& e, int axis_in, Result& result, const char* name, double
                          ", not the current device " + std::to_string(device::current_id()));
   }
   if (result.size() == 0) return;
-  const auto p = make_row_plan(e, axis, row_values<V, C, V>{}, result.data(), result.strides());
-  const auto affine = make_affine<V, C>(eps, weight, bias);
-  if constexpr (std::is_same_v<S, device>) {
-    static_assert(cuda_tu || always_false<E>, "xfuse: fused rows of device arrays launch CUDA kernels; compile this file with nvcc");
-#if XF_CUDA_TU
-    const int cur = device::current_id();
-    require_leaf_access(p, e, cur, name);
-    const row_launch launch = choose_row_launch<What, decltype(p), decltype(affine)>(p, cur);
-    if (launch.walk != row_walk::two_passes) rows_device<What>(p, launch, affine, cur, current_slot(cur).handle);
-    else rows_in_two_passes<What>(e, axis, result, name, eps, weight, bias);
-#endif
-  } else {
-    run_rows_host<What>(p, affine);
-  }
-}
-
-// The result of `What` along `axis` of e: e's shape, or for logsumexp extent 1 along the axis.
-template <row_result What, class E, class W = no_operand, class B = no_operand>
-auto rows_of(const E& e, int axis_in, const char* name, double eps = 0, const W& weight = {}, const B& bias = {}) {
-  check_row_operand<E>();
-  using V = value_t<E>;
-  using S = resolved_space_t<space_t<E>>;
-  constexpr int R = rank_v<E>;
-  const int one_axis[1] = {axis_in};
-  const int axis = normalize_axes(one_axis, e.shape(), name)[0];
-  auto shape = e.shape();
-  if constexpr (What == row_result::logsumexp) shape[axis] = 1;
-  array<V, R, S> result(shape);
-  rows_into<What>(e, axis, result, name, eps, weight, bias);
-  return result;
+  run_rows<What>(e, axis, result, name, eps, weight, bias);
 }
 
 }  // namespace xf::detail

@@ -136,9 +136,9 @@ __device__ XF_FORCEINLINE void stage_row(staged_row<Plan>& row, unsigned char* s
 
 // softmax, log_softmax, logsumexp of a staged row: a sweep for the maximum, one for the sum of
 // exponentials, one for the outputs.
-template <row_result What, class Plan>
+template <row_result What, class Plan, class Finish, class EpilogueRow>
 __device__ XF_FORCEINLINE void staged_softmax(const staged_row<Plan>& value, typename Plan::out_type* row_out, index_t step,
-                                              typename Plan::acc_type* scratch) {
+                                              typename Plan::acc_type* scratch, const Finish& finish, const EpilogueRow& at) {
   using C = typename Plan::acc_type;
   using Out = typename Plan::out_type;
   const int t = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x), n = value.n;
@@ -149,21 +149,21 @@ __device__ XF_FORCEINLINE void staged_softmax(const staged_row<Plan>& value, typ
   for (int r = t; r < n; r += threads) sum += math::r_exp(value(r) - shift);
   sum = fold_block<false>(sum, scratch);
   if constexpr (What == row_result::logsumexp) {
-    if (t == 0) *row_out = convert<Out>(math::r_log(sum) + shift);
+    if (t == 0) *row_out = finish.template store<Out>(at, math::r_log(sum) + shift, 0);
   } else if constexpr (What == row_result::softmax) {
     const C inverse_sum = C(1) / sum;
-    for (int r = t; r < n; r += threads) row_out[r * step] = convert<Out>(math::r_exp(value(r) - shift) * inverse_sum);
+    for (int r = t; r < n; r += threads) row_out[r * step] = finish.template store<Out>(at, math::r_exp(value(r) - shift) * inverse_sum, r);
   } else {
     const C log_sum = math::r_log(sum);
-    for (int r = t; r < n; r += threads) row_out[r * step] = convert<Out>((value(r) - shift) - log_sum);
+    for (int r = t; r < n; r += threads) row_out[r * step] = finish.template store<Out>(at, (value(r) - shift) - log_sum, r);
   }
 }
 
 // layer_norm, rms_norm of a staged row: a sweep for the mean (layer norm), one for the squares,
 // one for the outputs.
-template <row_result What, class Plan, class Affine>
+template <row_result What, class Plan, class Finish, class EpilogueRow>
 __device__ XF_FORCEINLINE void staged_norm(const staged_row<Plan>& value, typename Plan::out_type* row_out, index_t step,
-                                           typename Plan::acc_type* scratch, const Affine& affine) {
+                                           typename Plan::acc_type* scratch, const Finish& finish, const EpilogueRow& at) {
   using C = typename Plan::acc_type;
   using Out = typename Plan::out_type;
   const int t = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x), n = value.n;
@@ -176,15 +176,16 @@ __device__ XF_FORCEINLINE void staged_norm(const staged_row<Plan>& value, typena
     const C d = value(r) - mean;
     squares += d * d;
   }
-  const C inverse_std = C(1) / math::r_sqrt(fold_block<false>(squares, scratch) / static_cast<C>(n) + affine.eps);
-  for (int r = t; r < n; r += threads) row_out[r * step] = convert<Out>(affine.apply((value(r) - mean) * inverse_std, r));
+  const C inverse_std = C(1) / math::r_sqrt(fold_block<false>(squares, scratch) / static_cast<C>(n) + finish.eps);
+  for (int r = t; r < n; r += threads)
+    row_out[r * step] = finish.template store<Out>(at, finish.apply((value(r) - mean) * inverse_std, r), r);
 }
 #endif
 
 // One block per row (blockIdx.x), its leaves' rows in dynamic shared memory.
-template <row_result What, class Plan, class Affine>
+template <row_result What, class Plan, class Finish>
 __global__ void __launch_bounds__(staged_row_policy::block_threads)
-    staged_row_kernel(const __grid_constant__ Plan p, const __grid_constant__ Affine affine) {
+    staged_row_kernel(const __grid_constant__ Plan p, const __grid_constant__ Finish finish) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   using C = typename Plan::acc_type;
   extern __shared__ __align__(16) unsigned char staged[];
@@ -194,14 +195,16 @@ __global__ void __launch_bounds__(staged_row_policy::block_threads)
   index_t out_pos;
   layout_positions(p.kept, p.kept_narrow, blockIdx.x, row.kept_pos, out_pos);
   stage_row(row, staged, bulk::shared_address(&barrier_word));
-  if constexpr (is_softmax_kind<What>) staged_softmax<What>(row, p.out + out_pos, p.reduced.out_stride[0], scratch);
-  else staged_norm<What>(row, p.out + out_pos, p.reduced.out_stride[0], scratch, affine);
+  const auto at = finish.epilogue.row(blockIdx.x);
+  if constexpr (is_softmax_kind<What>) staged_softmax<What>(row, p.out + out_pos, p.reduced.out_stride[0], scratch, finish, at);
+  else staged_norm<What>(row, p.out + out_pos, p.reduced.out_stride[0], scratch, finish, at);
 #endif
 }
 
 // The share of the SM's unified L1/shared memory given to shared memory, in percent: all of it,
 // unless a weight or bias row is read by every block: then the L1 keeps room for them (rows of
-// `weight_bytes` each) and 16 KiB more, or every block reads them from L2 again.
+// `weight_bytes` each: a weight, a bias, an operand of the epilogue) and 16 KiB more, or every
+// block reads them from L2 again.
 inline int staged_carveout(int device, index_t weight_bytes, int weight_rows) {
   if (weight_rows == 0) return 100;
   const auto total = static_cast<index_t>(xf::device(device).properties().sharedMemPerMultiprocessor);
@@ -209,18 +212,19 @@ inline int staged_carveout(int device, index_t weight_bytes, int weight_rows) {
   return keep >= total ? 0 : static_cast<int>((total - keep) * 100 / total);
 }
 
-template <row_result What, class Plan, class Affine>
-void staged_rows_device(const Plan& p, const Affine& affine, int device, cudaStream_t stream) {
+template <row_result What, class Plan, class Finish>
+void staged_rows_device(const Plan& p, const Finish& finish, int device, cudaStream_t stream) {
   if (p.kept.size > INT_MAX) throw error("xf: too many rows for one launch (" + std::to_string(p.kept.size) + ")");
   const auto bytes = static_cast<std::size_t>(staged_row_bytes<Plan>(p.reduced.size));
-  const auto kernel = staged_row_kernel<What, Plan, Affine>;
+  const auto kernel = staged_row_kernel<What, Plan, Finish>;
   // Set when it changes (per kernel: the attribute belongs to the function).
   static atomic<int> carveout{-1};
   const int wanted = staged_carveout(device, p.reduced.size * static_cast<index_t>(sizeof(typename Plan::out_type)),
-                                     (affine.weight != nullptr) + (affine.bias != nullptr));
+                                     (finish.weight != nullptr) + (finish.bias != nullptr) +
+                                         decltype(finish.epilogue)::leaves_in_memory);
   if (carveout.exchange(wanted, order::acq_rel) != wanted)
     XF_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, wanted));
-  kernel<<<static_cast<unsigned>(p.kept.size), staged_row_policy::block_threads, bytes, stream>>>(p, affine);
+  kernel<<<static_cast<unsigned>(p.kept.size), staged_row_policy::block_threads, bytes, stream>>>(p, finish);
   XF_CUDA_CHECK(cudaGetLastError());
 }
 

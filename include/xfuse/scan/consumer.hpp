@@ -13,6 +13,10 @@
 // (lines.cuh), CUB's scan for the one line of a 1-D scan. The running totals never reach memory,
 // so the described scan is not kept: a later use runs it again.
 //
+// A described scan alone is written straight into a C-ordered destination by the scan itself
+// (scan_straight_into: CUB's scan for one line, the line walks for several), into other
+// destinations as the consumer of itself.
+//
 // Anything else takes the general path (the scan runs when first needed, into an array, then the
 // element-wise kernel reads it): host arrays; a scan already run; a flattened scan of more than one
 // dimension; lines too few to give every multiprocessor a block; a scan whose input holds a described scan or reduction; an expression that also holds
@@ -52,16 +56,6 @@ inline constexpr bool scan_fusable_kinds =
     (!P::flat || R == 1) && !holds_pending_scan<typename P::expression_type> &&
     !holds_pending_reduction<typename P::expression_type>;
 
-// Clears the mark that makes the scan's leaf read nothing, however the launch ends.
-template <class State>
-struct scan_in_kernel_mark {
-  State& state;
-  explicit scan_in_kernel_mark(State& s, int device) : state(s) { state.in_kernel_on = device; }
-  ~scan_in_kernel_mark() { state.in_kernel_on = -1; }
-  scan_in_kernel_mark(const scan_in_kernel_mark&) = delete;
-  scan_in_kernel_mark& operator=(const scan_in_kernel_mark&) = delete;
-};
-
 #if XF_CUDA_TU
 // The launch, with the scan's leaf marked: false when the destination overlaps what other
 // elements read, or the line's layout is not a single stride.
@@ -90,8 +84,29 @@ bool launch_scan_to_consumer(const array<T, R, device>& dst, const E& e, const P
 }
 #endif
 
+// The described scan written into dst of its own shape and type, straight from its kernel: dst
+// C-ordered and reading none of the scan's input (a flattened scan's input in any layout). False,
+// having run nothing, otherwise.
+template <class T, int R, class Space, class P>
+bool scan_straight_into(const array<T, R, Space>& dst, const P& scan) {
+  if constexpr (!std::is_same_v<T, typename P::value_type> || !std::is_same_v<Space, typename P::space> || R != P::rank) {
+    return false;
+  } else {
+    if (scan.state->value || dst.shape() != scan.shape() || dst.strides() != c_strides(dst.shape())) return false;
+    if (dst.size() > 0 && reads_any_of(range_of<R>(dst.data(), sizeof(T), dst.shape(), dst.strides().data(), 0), scan.expr))
+      return false;
+    array<T, R, Space> out = dst;
+    scan_into<P::flat>(scan.expr, P::flat ? -1 : scan.axis, scan.op, out, scan.name);
+    scan.state->consumed = true;
+    return true;
+  }
+}
+
 template <class T, int R, class Space, class E>
 bool scan_with_consumer(const array<T, R, Space>& dst, const E& e, const char* op) {
+  if constexpr (is_pending_scan<E>) {
+    if (scan_straight_into(dst, e)) return true;
+  }
   const auto scans = pending_scans(e);
   constexpr bool fusable_kinds = std::is_same_v<Space, device> && rank_v<E> == R && cuda_tu &&
                                  []<class P, class... Same>(std::type_identity<std::tuple<const P*, const Same*...>>) {
@@ -102,10 +117,15 @@ bool scan_with_consumer(const array<T, R, Space>& dst, const E& e, const char* o
   } else {
 #if XF_CUDA_TU
     const auto& scan = *std::get<0>(scans);
-    const bool one_scan = std::apply([&](const auto*... q) { return ((q->result == scan.result) && ...); }, scans);
-    if (!one_scan || scan.result->value || dst.size() == 0 || e.shape() != dst.shape() || scan.shape() != dst.shape()) return false;
-    const scan_in_kernel_mark mark(*scan.result, dst.device_id());
-    return launch_scan_to_consumer(dst, e, scan, op);
+    const bool one_scan = std::apply([&](const auto*... q) { return ((q->state == scan.state) && ...); }, scans);
+    if (!one_scan || scan.state->value || dst.size() == 0 || e.shape() != dst.shape() || scan.shape() != dst.shape()) return false;
+    bool done;
+    {
+      const in_kernel_mark mark(*scan.state, dst.device_id());
+      done = launch_scan_to_consumer(dst, e, scan, op);
+    }
+    if (done) scan.state->consumed = true;
+    return done;
 #else
     return false;
 #endif

@@ -3,7 +3,7 @@
 // value and stores the running total converted to the result's type. A scan that feeds a consumer
 // (scan/consumer.hpp) walks a zipped expression (the consumer's value first, the scan's input
 // second) and stores the consumer's value, computed with the running total in place of every
-// scanned leaf: the totals never go to memory.
+// produced leaf: the totals never go to memory.
 #pragma once
 
 #include <type_traits>
@@ -38,7 +38,7 @@ inline constexpr bool feeds_consumer<scan_then_consumer<Out, Scan>> = true;
 #if XF_CUDA_TU
 
 // The zipped value at step r of the line whose leaf positions are kept_pos (a rank-1 line): every
-// scanned leaf gives `total` (converted as the scan's result would store it), every other leaf
+// produced leaf gives `total` (converted as the scan's result would store it), every other leaf
 // reads its position.
 template <class Plan>
 __device__ XF_FORCEINLINE auto consumer_point(const Plan& p, const index_t (&kept_pos)[Plan::slots], index_t r,
@@ -49,7 +49,7 @@ __device__ XF_FORCEINLINE auto consumer_point(const Plan& p, const index_t (&kep
       [&](auto k) {
         constexpr int K = decltype(k)::value;
         using Leaf = tuple_element_t<K, Leaves>;
-        if constexpr (is_scanned_leaf<Leaf>) return convert<typename Leaf::value_type>(total);
+        if constexpr (is_produced_leaf<Leaf>) return convert<typename Leaf::value_type>(total);
         else return get<K>(p.leaves).at(kept_pos[K] + p.reduced.base[K] + r * p.reduced.stride[K][0]);
       },
       std::make_integer_sequence<int, Plan::L>{});
