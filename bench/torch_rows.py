@@ -1,14 +1,21 @@
 """bench_rows.cu's cases in PyTorch on the same GPU, same run: eager and torch.compile, CUDA-event
-medians, written as JSON keyed like the C++ cases."""
+medians, written as JSON keyed like the C++ cases. A second argument, comma-separated key prefixes
+(e.g. compose/,rows/), runs only the cases whose key starts with one of them."""
 import json
 import sys
 
 import torch
 
-from torch_elementwise import case
+import torch_elementwise
 
 
-def main(out_path):
+def main(out_path, only=None):
+    prefixes = tuple(only.split(",")) if only else ("",)
+
+    def case(results, key, fn, *args):
+        if key.startswith(prefixes):
+            torch_elementwise.case(results, key, fn, *args)
+
     dev = "cuda"
     results = {}
     side = 8192
@@ -89,4 +96,4 @@ def main(out_path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "torch_rows.json")
+    main(sys.argv[1] if len(sys.argv) > 1 else "torch_rows.json", sys.argv[2] if len(sys.argv) > 2 else None)

@@ -11,6 +11,7 @@
 #       --only LIST    with --bench: only these suites (comma-separated: elementwise,reduce,rows,linalg,signal,fft),
 #                      each optionally with a Google Benchmark filter: elementwise:^random,linalg
 #       --out DIR      where logs and JSON go (default: $OUT, else ./out)
+#   XF_TORCH_ONLY=compose/,rows/ limits the PyTorch cases to keys with these prefixes
 #
 # On a GPU machine (see CONTRIBUTING.md): build here, copy the tree with build-gpu/stage to that
 # machine, and run "scripts/gpu_suite.sh run --sanitize --bench" there.
@@ -109,7 +110,7 @@ if [[ $bench == 1 ]]; then
     for suite in elementwise rows; do
       [[ ",$only," == *",$suite"* ]] || continue
       echo "== PyTorch eager and torch.compile, same cases ($suite)"
-      python3 "$here/bench/torch_$suite.py" "$out/torch_$suite.json" 2>&1 | grep -v Warning || true
+      python3 "$here/bench/torch_$suite.py" "$out/torch_$suite.json" ${XF_TORCH_ONLY:+"$XF_TORCH_ONLY"} 2>&1 | grep -v Warning || true
     done
   fi
   python3 "$here/bench/report.py" "$out" 2>&1 || true  # report.md, and report.png where matplotlib is
