@@ -23,17 +23,20 @@ namespace xf_test::compose {
 
 using xf::index_t;
 
-// got[i] == want[i] within `ulps` of T's epsilon relative to |want[i]| (+ a floor of eps), or both
-// NaN, or equal infinities.
+// got[i] == want[i] within `ulps` of T's epsilon relative to scale[i] (|want[i]| when no scale is
+// given: the magnitude of the terms where the value is a sum that may cancel), or both NaN, or
+// equal infinities.
 template <class T>
-void require_near(const std::vector<T>& got, const std::vector<double>& want, const std::string& what, double ulps = 8) {
+void require_near(const std::vector<T>& got, const std::vector<double>& want, const std::string& what, double ulps = 8,
+                  const std::vector<double>& scale = {}) {
   REQUIRE(got.size() == want.size());
   const double eps = static_cast<double>(std::numeric_limits<T>::epsilon());
   std::size_t bad = 0, first = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {
     const double g = static_cast<double>(got[i]), w = want[i];
+    const double size = scale.empty() ? std::fabs(w) : scale[i];
     const bool ok = (std::isnan(g) && std::isnan(w)) || (std::isinf(w) && g == w) ||
-                    std::fabs(g - w) <= ulps * eps * (std::fabs(w) + 1e-30) + eps * 1e-6;
+                    std::fabs(g - w) <= ulps * eps * (size + 1e-30) + eps * 1e-6;
     if (!ok && bad++ == 0) first = i;
   }
   INFO(what << ": " << bad << " of " << got.size() << " differ; first at " << first << ": got "
@@ -129,9 +132,12 @@ void aliasing(index_t n) {
   x = xf::asarray<T, S>(v, {n, n});
   x += xf::softmax(x, 1);  // the epilogue reads x where it writes
   const auto sum = xf::to_host(x);
-  std::vector<double> want_sum(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) want_sum[i] = static_cast<double>(static_cast<T>(v[i] + static_cast<T>(want[i])));
-  require_near(sum, want_sum, "x += softmax(x, 1)", 1);
+  std::vector<double> want_sum(v.size()), terms(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    want_sum[i] = static_cast<double>(static_cast<T>(v[i] + static_cast<T>(want[i])));
+    terms[i] = std::fabs(static_cast<double>(v[i])) + std::fabs(want[i]);
+  }
+  require_near(sum, want_sum, "x += softmax(x, 1)", 2, terms);
 }
 
 // Expressions that use a row function, along `axis` of an (m, n) array: each against the fresh
@@ -151,20 +157,25 @@ void consumers(index_t m, index_t n, int axis) {
   const auto s = xf::to_host(xf::array<T, 2, S>(xf::softmax(x, axis)));
   const auto ls = xf::to_host(xf::array<T, 2, S>(xf::log_softmax(x, axis)));
   const auto ln = xf::to_host(xf::array<T, 2, S>(xf::layer_norm(x, axis, 1e-5)));
+  // Sums are compared relative to their terms (a fused multiply-add rounds once, two operations twice).
   std::vector<double> affine(v.size()), weighted(v.size()), minus(v.size()), expd(v.size());
+  std::vector<double> affine_terms(v.size()), weighted_terms(v.size()), minus_terms(v.size());
   for (index_t i = 0; i < m; ++i)
     for (index_t j = 0; j < n; ++j) {
       const auto k = static_cast<std::size_t>(i * n + j);
       affine[k] = static_cast<double>(T(2) * s[k] + bv[at(i, j)]);
+      affine_terms[k] = std::fabs(2.0 * s[k]) + std::fabs(static_cast<double>(bv[at(i, j)]));
       weighted[k] = static_cast<double>(wv[at(i, j)] * ln[k] + bv[at(i, j)]);
+      weighted_terms[k] = std::fabs(static_cast<double>(wv[at(i, j)] * ln[k])) + std::fabs(static_cast<double>(bv[at(i, j)]));
       minus[k] = static_cast<double>(v[k] - s[k]);
+      minus_terms[k] = std::fabs(static_cast<double>(v[k])) + std::fabs(static_cast<double>(s[k]));
       expd[k] = s[k];
     }
-  require_near(xf::to_host(xf::eval(T(2) * xf::softmax(x, axis) + b)), affine, "eval(2 * softmax(x) + b)" + where, 2);
+  require_near(xf::to_host(xf::eval(T(2) * xf::softmax(x, axis) + b)), affine, "eval(2 * softmax(x) + b)" + where, 2, affine_terms);
   xf::array<T, 2, S> out({m, n});
   out.assign(w * xf::layer_norm(x, axis, 1e-5) + b);
-  require_near(xf::to_host(out), weighted, "out.assign(w * layer_norm(x) + b)" + where, 2);
-  require_near(xf::to_host(xf::eval(x - xf::softmax(x, axis))), minus, "eval(x - softmax(x))" + where, 2);
+  require_near(xf::to_host(out), weighted, "out.assign(w * layer_norm(x) + b)" + where, 2, weighted_terms);
+  require_near(xf::to_host(xf::eval(x - xf::softmax(x, axis))), minus, "eval(x - softmax(x))" + where, 2, minus_terms);
   // exp(log_softmax) is softmax up to the rounding of log_softmax (|log_softmax| ulps).
   const auto e = xf::to_host(xf::eval(xf::exp(xf::log_softmax(x, axis))));
   std::vector<double> e_want(v.size());
@@ -212,12 +223,16 @@ void scans(index_t n) {
   if (n > 10) v[static_cast<std::size_t>(n / 3)] = std::numeric_limits<float>::infinity();
   const auto x = xf::asarray<float, S>(v, {n});
   const auto want = as_double(xf::to_host(xf::array<float, 1, S>(xf::cumsum(x))));
+  // Running sums differ with the order of their additions (CUB's scan, the line walks): compared
+  // relative to the running sum of |x|.
+  std::vector<double> running(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) running[i] = (i ? running[i - 1] : 0.0) + std::fabs(static_cast<double>(v[i]));
   xf::array<float, 1, S> out({n});
   out.assign(xf::cumsum(x));
-  require_near(xf::to_host(out), want, "out.assign(cumsum(x)) of " + std::to_string(n), 0);
+  require_near(xf::to_host(out), want, "out.assign(cumsum(x)) of " + std::to_string(n), 4, running);
   out.assign(0.0f);
   out.assign(xf::lazy::cumsum(x));
-  require_near(xf::to_host(out), want, "out.assign(lazy::cumsum(x)) of " + std::to_string(n), 0);
+  require_near(xf::to_host(out), want, "out.assign(lazy::cumsum(x)) of " + std::to_string(n), 4, running);
   // A strided, reversed destination.
   xf::array<float, 1, S> twice({2 * n});
   twice.assign(-7.0f);
@@ -228,14 +243,17 @@ void scans(index_t n) {
     got[static_cast<std::size_t>(i)] = t[static_cast<std::size_t>(2 * n - 1 - 2 * i)];
     CHECK(t[static_cast<std::size_t>(2 * n - 2 - 2 * i)] == -7.0f);
   }
-  require_near(std::vector<float>(got.begin(), got.end()), want, "x[::-2].assign(cumsum(x))", 0);
+  require_near(std::vector<float>(got.begin(), got.end()), want, "x[::-2].assign(cumsum(x))", 4, running);
   // In place (the general path) and inside an expression.
   auto y = x.copy();
   y.assign(xf::cumsum(y));
-  require_near(xf::to_host(y), want, "y.assign(cumsum(y))", 0);
-  std::vector<double> centred(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) centred[i] = static_cast<double>(v[i] - static_cast<float>(want[i]) / static_cast<float>(n));
-  require_near(xf::to_host(xf::eval(x - xf::cumsum(x) / static_cast<float>(n))), centred, "x - cumsum(x) / n", 2);
+  require_near(xf::to_host(y), want, "y.assign(cumsum(y))", 4, running);
+  std::vector<double> centred(v.size()), centred_terms(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    centred[i] = static_cast<double>(v[i] - static_cast<float>(want[i]) / static_cast<float>(n));
+    centred_terms[i] = std::fabs(static_cast<double>(v[i])) + running[i] / static_cast<double>(n);
+  }
+  require_near(xf::to_host(xf::eval(x - xf::cumsum(x) / static_cast<float>(n))), centred, "x - cumsum(x) / n", 4, centred_terms);
 }
 
 }  // namespace xf_test::compose
