@@ -1,6 +1,6 @@
 """bench_rows.cu's cases in PyTorch on the same GPU, same run: eager and torch.compile, CUDA-event
-medians, written as JSON keyed like the C++ cases. A second argument, comma-separated key prefixes
-(e.g. compose/,rows/), runs only the cases whose key starts with one of them."""
+medians, written as JSON keyed like the C++ cases. A second argument, key prefixes separated by "|"
+(e.g. "compose/|rows/softmax"; keys hold commas), runs only the cases whose key starts with one of them."""
 import json
 import sys
 
@@ -10,7 +10,7 @@ import torch_elementwise
 
 
 def main(out_path, only=None):
-    prefixes = tuple(only.split(",")) if only else ("",)
+    prefixes = tuple(only.split("|")) if only else ("",)
 
     def case(results, key, fn, *args):
         if key.startswith(prefixes):

@@ -11,7 +11,7 @@
 #       --only LIST    with --bench: only these suites (comma-separated: elementwise,reduce,rows,linalg,signal,fft),
 #                      each optionally with a Google Benchmark filter: elementwise:^random,linalg
 #       --out DIR      where logs and JSON go (default: $OUT, else ./out)
-#   XF_TORCH_ONLY=compose/,rows/ limits the PyTorch cases to keys with these prefixes
+#   XF_TORCH_ONLY='compose/|rows/' limits the PyTorch cases to keys with these prefixes
 #
 # On a GPU machine (see CONTRIBUTING.md): build here, copy the tree with build-gpu/stage to that
 # machine, and run "scripts/gpu_suite.sh run --sanitize --bench" there.
