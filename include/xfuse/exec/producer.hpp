@@ -132,15 +132,11 @@ bool one_producer(const E& e) {
 
 // The members of an array that a description offers, each read from its result (computed first
 // when it is not yet): `auto c = xf::cumsum(x); c.data()` reads as from the array it describes.
-// Derived has eval() and result_type.
+// Derived has eval() and result_type. Where an xf::array is asked for, the description converts
+// through the array's constructor from an expression, which takes the result (no copy).
 template <class Derived>
 struct result_members {
   const auto& result() const { return static_cast<const Derived&>(*this).eval(); }
-  template <class Result, class D = Derived>
-    requires std::is_same_v<Result, typename D::result_type>
-  operator const Result&() const {  // NOLINT: implicit, where an array is asked for
-    return result();
-  }
   auto data() const { return result().data(); }
   auto strides() const { return result().strides(); }
   int device_id() const { return result().device_id(); }
