@@ -153,19 +153,9 @@ struct produced_rows : result_members<produced_rows<What, E, W, B>> {
     using Fn = decltype(e.template evaluator<0>());
     row_epilogue<Fn, typename descs_of<Records>::type, R - 1> epi{};
     const auto ops = gather_operands<R>(records, dst.shape());
-    dims<R - 1> lines_shape{}, lines_out{};
-    int map_lines[R > 1 ? R - 1 : 1] = {};
-    for (int d = 0, i = 0; d < R; ++d) {
-      if (d == axis) continue;
-      lines_shape[i] = dst.shape()[d];
-      lines_out[i] = dst.strides()[d];
-      map_lines[i++] = d;
-    }
-    index_t lines_strides[layout<R - 1, L>::leaves][layout<R - 1, L>::max_rank] = {};
-    select_strides<R - 1, L>(ops.strides, map_lines, lines_strides);
     epi.fn = e.template evaluator<0>();
     epi.leaves = ops.descs;
-    epi.lines = make_layout<R - 1, L>(lines_shape, lines_out, lines_strides, ops.base);
+    epi.lines = rows_layout(ops, dst.shape(), axis, dst.strides());
     epi.narrow = fits_32_bits(epi.lines);
     for (int k = 0; k < L; ++k) epi.step[k] = ops.strides[k][axis];
     require_leaf_access(epi, e, dst.device_id(), name);

@@ -169,6 +169,25 @@ struct norm_row_reducer {
   }
 };
 
+// The layout that walks the rows of `shape` along `axis` (every dimension but the axis), for the
+// operands `ops` and a destination of strides `out_strides`: row o is the same row for every plan
+// built from the same shape and destination (the row plan's `kept`, a row epilogue's `lines`).
+template <class Ops, std::size_t N>
+auto rows_layout(const Ops& ops, const std::array<index_t, N>& shape, int axis, const std::array<index_t, N>& out_strides) {
+  constexpr int R = static_cast<int>(N), L = Ops::L;
+  dims<R - 1> rows_shape{}, rows_out{};
+  int map_rows[R > 1 ? R - 1 : 1] = {};
+  for (int d = 0, i = 0; d < R; ++d) {
+    if (d == axis) continue;
+    rows_shape[i] = shape[d];
+    rows_out[i] = out_strides[d];
+    map_rows[i++] = d;
+  }
+  index_t rows_strides[layout<R - 1, L>::leaves][layout<R - 1, L>::max_rank] = {};
+  select_strides<R - 1, L>(ops.strides, map_rows, rows_strides);
+  return make_layout<R - 1, L>(rows_shape, rows_out, rows_strides, ops.base);
+}
+
 // The plan of walking `e` row by row along `axis` into `out`, whose strides are `out_strides`
 // (of e's shape, or of the keepdims result for logsumexp: the stride along the axis then unused).
 template <class Op, class E>
@@ -182,22 +201,12 @@ auto make_row_plan(const E& e, int axis, const Op& op, typename Op::out_type* ou
   using Plan = reduce_plan<Fn, typename descs_of<Records>::type, Op, R - 1, 1>;
   const auto shape = e.shape();
 
-  dims<R - 1> rows_shape{}, rows_out{};
-  int map_rows[R > 1 ? R - 1 : 1] = {};
-  for (int d = 0, i = 0; d < R; ++d) {
-    if (d == axis) continue;
-    rows_shape[i] = shape[d];
-    rows_out[i] = out_strides[d];
-    map_rows[i++] = d;
-  }
   const auto ops = gather_operands<R>(records, shape);
-  index_t rows_strides[layout<R - 1, L>::leaves][layout<R - 1, L>::max_rank] = {};
   index_t row_strides[layout<1, L>::leaves][layout<1, L>::max_rank] = {};
   const index_t row_base[layout<1, L>::leaves] = {};
-  select_strides<R - 1, L>(ops.strides, map_rows, rows_strides);
   select_strides<1, L>(ops.strides, &axis, row_strides);
   Plan p{e.template evaluator<0>(), ops.descs, op, out, {}, {}, false, false, false, false, {}};
-  p.kept = make_layout<R - 1, L>(rows_shape, rows_out, rows_strides, ops.base);
+  p.kept = rows_layout(ops, shape, axis, out_strides);
   p.reduced = make_layout<1, L>(dims<1>{shape[axis]}, dims<1>{out_strides[axis]}, row_strides, row_base);
   p.kept_narrow = fits_32_bits(p.kept);
   p.reduced_narrow = fits_32_bits(p.reduced);
