@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <xfuse/core.hpp>
 #include <xfuse/norm.hpp>
 #include <xfuse/scan.hpp>
 #include <xfuse/softmax.hpp>
@@ -210,6 +211,12 @@ void statement_rule() {
   CHECK(s.shape() == xf::dims<2>{64, 33});
   CHECK(c.data() != nullptr);
   CHECK(static_cast<double>(xf::to_host(s(3, xf::all))[5]) == want[3 * 33 + 5]);
+  // In xf::assign, as if the assignments ran in order: the row function reads x as doubled.
+  auto y = xf::asarray<T, S>(v, {64, 33});
+  xf::array<T, 2, S> p({64, 33});
+  xf::assign(xf::into(y) = y * T(2), xf::into(p) = T(1) * xf::softmax(y, 1));
+  const auto want_p = as_double(xf::to_host(xf::array<T, 2, S>(xf::softmax(xf::asarray<T, S>(v, {64, 33}) * T(2), 1))));
+  require_near(xf::to_host(p), want_p, "xf::assign(into(y) = 2 * y, into(p) = 1 * softmax(y, 1))", 2);
   // Errors are thrown by the call, before anything runs, whether or not the result is used.
   CHECK_THROWS_AS((void)xf::softmax(x, 2), xf::shape_error);
   CHECK_THROWS_AS((void)xf::layer_norm(x, 1, 1e-5, xf::asarray<T, S>(std::vector<T>(5, T(1)), {5})), xf::shape_error);

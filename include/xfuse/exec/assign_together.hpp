@@ -66,8 +66,8 @@ bool assign_in_one_kernel(const A0& first, const A&... rest) {
   if constexpr ((deferred<decltype(first.expr)> || ... || deferred<decltype(rest.expr)>)) {
     return false;  // a matrix product or solve writes through its own library call
   } else if constexpr ((holds_pending_reduction<decltype(first.expr)> || ... || holds_pending_reduction<decltype(rest.expr)>) ||
-                       (holds_pending_scan<decltype(first.expr)> || ... || holds_pending_scan<decltype(rest.expr)>)) {
-    return false;  // a described reduction or scan runs when its assignment runs, after the earlier ones
+                       (holds_producer<decltype(first.expr)> || ... || holds_producer<decltype(rest.expr)>)) {
+    return false;  // a described reduction, scan or row function runs when its assignment runs, after the earlier ones
   } else {
     const auto& d0 = first.dst;
     if (((rest.dst.shape() != d0.shape() || rest.dst.strides() != d0.strides() || rest.dst.device_id() != d0.device_id()) || ...))
