@@ -20,7 +20,8 @@
 #include <string>
 #include <type_traits>
 
-#include "../exec/producer.hpp"
+#include "../exec/epilogue.hpp"
+#include "../exec/produced.hpp"
 #include "../expr/zip.hpp"
 #include "rows.hpp"
 

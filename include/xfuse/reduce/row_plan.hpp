@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "../exec/operands.hpp"
-#include "../exec/producer.hpp"
+#include "../exec/epilogue.hpp"
 #include "plan.hpp"
 
 namespace xf::detail {

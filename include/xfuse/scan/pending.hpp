@@ -14,7 +14,7 @@
 #include <memory>
 
 #include "../exec/evaluate.hpp"
-#include "../exec/producer.hpp"
+#include "../exec/produced.hpp"
 #include "../expr/traits.hpp"
 
 namespace xf::detail {
