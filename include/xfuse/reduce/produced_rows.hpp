@@ -28,14 +28,11 @@
 namespace xf::detail {
 
 template <row_result What, class E, class W, class B>
-struct produced_rows : result_members<produced_rows<What, E, W, B>> {
-  // The expression protocol (expr/traits.hpp): the result's type, rank and space, one leaf.
-  using xf_expression_tag = void;
-  static constexpr bool xf_producer = true;
+struct produced_rows : produced_result<produced_rows<What, E, W, B>> {
+  // The expression protocol (expr/traits.hpp): the result's type, rank and space.
   using value_type = value_t<E>;
   using space = resolved_space_t<space_t<E>>;
   static constexpr int rank = rank_v<E>;
-  static constexpr int leaf_count = 1;
   using result_type = array<value_type, rank, space>;
 
   E expr;    // arrays are shared handles: the description keeps its inputs alive
@@ -51,38 +48,9 @@ struct produced_rows : result_members<produced_rows<What, E, W, B>> {
     if constexpr (What == row_result::logsumexp) s[axis] = 1;
     return s;
   }
-  index_t size() const { return product(shape()); }
-
-  // The result: computed the first time (asynchronously on the current stream for device arrays),
-  // then kept.
-  const result_type& eval() const {
-    if (!state->value) {
-      result_type r(shape());
-      if (r.size() > 0) run_rows<What>(expr, axis, r, name, eps, weight, bias);
-      state->value.emplace(std::move(r));
-    }
-    return *state->value;
-  }
-  void xf_settle() const {
-    if (!state->consumed) eval();
-  }
-  auto leaves() const {
-    using record = leaf_record<produced_leaf<value_type>, rank>;
-    if (state->in_kernel_on >= 0 && !state->value)
-      return detail::make_tuple(record{{nullptr}, shape(), c_strides(shape()), 0, state->in_kernel_on});
-    const result_type& r = eval();
-    return detail::make_tuple(record{{r.data()}, r.shape(), r.strides(), 0, r.device_id()});
-  }
-  template <int First>
-  slot<First, value_type> evaluator() const {
-    return {};
-  }
-  result_type xf_materialize() const { return eval(); }
-  template <int RD>
-  void xf_assign_into(const array<value_type, RD, space>& dst) const {
-    check_assignable(dst, *this, "xf::array::assign");
-    if (xf_feed(dst, *this, "xf::array::assign")) return;
-    assign_into(dst, eval(), "xf::array::assign");
+  // The rows into a fresh array (produced_result::eval).
+  void compute(result_type& r) const {
+    if (r.size() > 0) run_rows<What>(expr, axis, r, name, eps, weight, bias);
   }
 
   // The producer protocol (exec/producer.hpp): e is this description or an expression using it.

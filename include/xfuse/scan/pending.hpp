@@ -27,70 +27,35 @@ template <class T, int R, class Space, class E>
 bool scan_with_consumer(const array<T, R, Space>& dst, const E& e, const char* op);
 
 template <class E, class Op, bool Flat>
-struct pending_scan : result_members<pending_scan<E, Op, Flat>> {
+struct pending_scan : produced_result<pending_scan<E, Op, Flat>> {
   using expression_type = E;
   using op_type = Op;
   static constexpr bool flat = Flat;
 
-  // The expression protocol (expr/traits.hpp): the running totals' type, rank and space, one leaf.
-  using xf_expression_tag = void;
+  // The expression protocol (expr/traits.hpp): the running totals' type, rank and space.
   static constexpr bool xf_pending_scan = true;
-  static constexpr bool xf_producer = true;
   using value_type = typename Op::out_type;
   using space = resolved_space_t<space_t<E>>;
   static constexpr int rank = Flat ? 1 : rank_v<E>;
-  static constexpr int leaf_count = 1;
   using result_type = array<value_type, rank, space>;
 
   E expr;    // arrays are shared handles: the description keeps its inputs alive
   Op op;
   int axis;  // valid; 0 for a flattened scan
   const char* name;
-  // Shared by copies of the description (exec/producer.hpp).
+  // Shared by copies of the description (exec/produced.hpp).
   std::shared_ptr<produced_state<result_type>> state = std::make_shared<produced_state<result_type>>();
 
   dims<rank> shape() const {
     if constexpr (Flat) return dims<1>{product(expr.shape())};
     else return expr.shape();
   }
-  index_t size() const { return product(shape()); }
-
-  // The running totals: computed the first time (asynchronously on the current stream for device
-  // arrays), then kept.
-  const result_type& eval() const {
-    if (!state->value) {
-      result_type totals(shape());
-      scan_into<Flat>(expr, Flat ? -1 : axis, op, totals, name);
-      state->value.emplace(std::move(totals));
-    }
-    return *state->value;
-  }
-  // The end of the statement that described it (exec/producer.hpp): computed unless taken.
-  void xf_settle() const {
-    if (!state->consumed) eval();
-  }
-  auto leaves() const {
-    using record = leaf_record<produced_leaf<value_type>, rank>;
-    if (state->in_kernel_on >= 0 && !state->value)
-      return detail::make_tuple(record{{nullptr}, shape(), c_strides(shape()), 0, state->in_kernel_on});
-    const result_type& r = eval();
-    return detail::make_tuple(record{{r.data()}, r.shape(), r.strides(), 0, r.device_id()});
-  }
-  template <int First>
-  slot<First, value_type> evaluator() const {
-    return {};
-  }
-  result_type xf_materialize() const { return eval(); }
-  template <int RD>
-  void xf_assign_into(const array<value_type, RD, space>& dst) const {
-    check_assignable(dst, *this, "xf::array::assign");
-    if (xf_feed(dst, *this, "xf::array::assign")) return;
-    assign_into(dst, eval(), "xf::array::assign");
-  }
+  // The running totals into a fresh array (produced_result::eval).
+  void compute(result_type& totals) const { scan_into<Flat>(expr, Flat ? -1 : axis, op, totals, name); }
   // The producer protocol (exec/producer.hpp).
   template <class T, int R, class S, class C>
-  bool xf_feed(const array<T, R, S>& dst, const C& e, const char* op) const {
-    return scan_with_consumer(dst, e, op);
+  bool xf_feed(const array<T, R, S>& dst, const C& e, const char* op_name) const {
+    return scan_with_consumer(dst, e, op_name);
   }
 };
 
