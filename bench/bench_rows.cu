@@ -229,6 +229,15 @@ void statistics_in_rows(benchmark::State& state) {
   state.counters["vs_composed"] = composed_ms / ms;
 }
 
+// Median ms of cub::DeviceScan::InclusiveSum of x into out (the baseline of the 1-D scans).
+double cub_scan_ms(const xf::array<float, 1>& x, const xf::array<float, 1>& out) {
+  const cudaStream_t s = xf::current_stream().handle();
+  std::size_t bytes = 0;
+  check(cub::DeviceScan::InclusiveSum(nullptr, bytes, x.data(), out.data(), x.size(), s), "scan size");
+  const xf::array<unsigned char, 1> temp({static_cast<xf::index_t>(bytes)});
+  return median_ms([&] { check(cub::DeviceScan::InclusiveSum(temp.data(), bytes, x.data(), out.data(), x.size(), s), "scan"); });
+}
+
 // y = x - cumsum(x) / n over 1e8 floats (Axis -1), or y = A - cumsum(A, Axis) / n of an 8192^2 A.
 template <int Axis>
 void consumer_of_scan(benchmark::State& state) {
@@ -259,14 +268,7 @@ void consumer_of_scan(benchmark::State& state) {
   report(state, ms, static_cast<double>(count) * 8);
   state.counters["composed_ms"] = composed_ms;
   state.counters["vs_composed"] = composed_ms / ms;
-  if constexpr (Axis < 0) {
-    const cudaStream_t s = xf::current_stream().handle();
-    std::size_t bytes = 0;
-    check(cub::DeviceScan::InclusiveSum(nullptr, bytes, x.data(), c.data(), count, s), "scan size");
-    const xf::array<unsigned char, 1> temp({static_cast<xf::index_t>(bytes)});
-    const double cub = median_ms([&] { check(cub::DeviceScan::InclusiveSum(temp.data(), bytes, x.data(), c.data(), count, s), "scan"); });
-    state.counters["vs_cub_scan"] = cub / ms;
-  }
+  if constexpr (Axis < 0) state.counters["vs_cub_scan"] = cub_scan_ms(x, c) / ms;
 }
 
 // A row function's result as users compose it, 8192^2 floats: into a preallocated array, inside an
@@ -326,12 +328,7 @@ void scan_into(benchmark::State& state) {
   require_small(xf::max(xf::abs(out - c)).item(), 0, "cumsum into an array");
   report(state, ms, static_cast<double>(count) * 8);
   state.counters["composed_ms"] = composed_ms;
-  const cudaStream_t s = xf::current_stream().handle();
-  std::size_t bytes = 0;
-  check(cub::DeviceScan::InclusiveSum(nullptr, bytes, x.data(), c.data(), count, s), "scan size");
-  const xf::array<unsigned char, 1> temp({static_cast<xf::index_t>(bytes)});
-  const double cub = median_ms([&] { check(cub::DeviceScan::InclusiveSum(temp.data(), bytes, x.data(), c.data(), count, s), "scan"); });
-  state.counters["vs_cub_scan"] = cub / ms;
+  state.counters["vs_cub_scan"] = cub_scan_ms(x, c) / ms;
 }
 
 }  // namespace
