@@ -237,8 +237,9 @@ def template_params(templates, params=None):
 def tidy(s):
     """One line, C++ spacing, the literals back."""
     s = re.sub(r"\s+([,)\]])|([(\[])\s+", lambda m: m.group(1) or m.group(2), re.sub(r"\s+", " ", s).strip())
-    # The statement's end, a defaulted parameter no caller passes (exec/producer.hpp), is not shown.
-    s = s.replace(", const detail::statement_end& end = {}", "")
+    # Defaulted parameters of internal types, which no caller passes (the statement's end of the
+    # eager producers, exec/produced.hpp), are not shown.
+    s = re.sub(r", const detail::\w+& \w+ = \{\}", "", s)
     return re.sub(r"([\"'])@(\d+)\1", lambda m: literals[int(m.group(2))], s)
 
 
