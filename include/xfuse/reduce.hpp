@@ -124,7 +124,7 @@ bool reduce_into(const array<T, R, Space>& dst, const P& pending, const char* op
     return false;
   } else {
     (void)op;
-    if (pending.result->value || !dst.is_contiguous()) return false;
+    if (pending.state->value || !dst.is_contiguous()) return false;
     const auto shape = shape_of_reduction(pending.expr.shape(), pending.axes);
     if constexpr (P::keep) {
       if (dst.shape() != shape.with_ones) return false;

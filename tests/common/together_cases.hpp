@@ -197,7 +197,7 @@ void reduction_into_destination() {
   const xf::array<double, 1, Space> row_sums({rows});
   const auto direct = xf::lazy::sum(a, 1);
   row_sums.assign(direct);
-  REQUIRE_FALSE(direct.result->value.has_value());
+  REQUIRE_FALSE(direct.state->value.has_value());
   REQUIRE(xf::to_host(row_sums) == eager_rows);
   const xf::array<double, 0, Space> total(xf::dims<0>{});
   total.assign(xf::lazy::mean(a));
@@ -205,7 +205,7 @@ void reduction_into_destination() {
   const xf::array<double, 2, Space> kept({1, cols});
   const auto columns = xf::lazy::max(a, 0, xf::keepdims);
   kept.assign(columns);
-  REQUIRE_FALSE(columns.result->value.has_value());
+  REQUIRE_FALSE(columns.state->value.has_value());
   REQUIRE(xf::to_host(kept) == xf::to_host(xf::max(a, 0, xf::keepdims)));
 
   // Through the result: a strided destination, another element type, a destination the
@@ -213,7 +213,7 @@ void reduction_into_destination() {
   const xf::array<double, 1, Space> wide({2 * rows});
   const auto strided = xf::lazy::sum(a, 1);
   wide(xf::slice(0, 2 * rows, 2)).assign(strided);
-  REQUIRE(strided.result->value.has_value());
+  REQUIRE(strided.state->value.has_value());
   REQUIRE(xf::to_host(xf::eval(wide(xf::slice(0, 2 * rows, 2)))) == eager_rows);
   const xf::array<float, 1, Space> narrow({rows});
   narrow.assign(xf::lazy::sum(a, 1));
@@ -222,7 +222,7 @@ void reduction_into_destination() {
   const auto b = xf::asarray<double, Space>(v, {rows, cols});
   const auto reads_itself = xf::lazy::sum(b, 0, xf::keepdims);  // its result goes into b's first row
   b(xf::slice(0, 1), xf::slice()).assign(reads_itself);
-  REQUIRE(reads_itself.result->value.has_value());
+  REQUIRE(reads_itself.state->value.has_value());
   REQUIRE(xf::to_host(xf::eval(b(0, xf::slice()))) == xf::to_host(xf::sum(a, 0)));
   const xf::array<double, 2, Space> spread({rows, cols});
   spread.assign(xf::lazy::sum(a, 0, xf::keepdims));  // broadcast along rows: through the result

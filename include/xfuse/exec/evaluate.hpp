@@ -184,12 +184,6 @@ bool reads_written_memory(const Out* out, const std::array<index_t, N>& shape, c
 
 template <class T, int R, class Space, class E>
 void evaluate_into(array<T, R, Space>& dst, const E& e, const char* op) {
-  if constexpr (is_pending_operand<E>) {
-    if (reduce_into(dst, e, op)) return;
-  }
-  if constexpr (holds_pending_reduction<E>) {
-    if (rows_with_statistics(dst, e, op)) return;
-  }
   if constexpr (holds_producer<E>) {
     if (feed_producer(dst, e, op)) return;
   }
@@ -217,12 +211,6 @@ void check_assignable(const array<T, R, Space>& dst, const E& e, const char* op)
 template <class T, int R, class Space, class E>
 void assign_into(const array<T, R, Space>& dst, const E& e, const char* op) {
   check_assignable(dst, e, op);
-  if constexpr (is_pending_operand<E>) {
-    if (reduce_into(dst, e, op)) return;
-  }
-  if constexpr (holds_pending_reduction<E>) {
-    if (rows_with_statistics(dst, e, op)) return;
-  }
   if constexpr (holds_producer<E>) {
     if (feed_producer(dst, e, op)) return;
   }

@@ -7,9 +7,11 @@
 //   expression in its own store: the expression is the kernel's epilogue (row_epilogue below, the
 //   scans' consumer_point), and the produced values never reach memory;
 // - otherwise is computed once, into an array that every later use reads (produced_state).
-// Both are asked through one hook: `producer.xf_feed(dst, e, op)` writes e, an expression that uses
-// the producer (or the producer itself), into dst in the producer's kernel, or returns false having
-// run nothing; evaluation (evaluate.hpp) asks the first producer of every expression it writes.
+// Every producer is asked through one hook: `producer.xf_feed(dst, e, op)` writes e, an expression
+// that uses the producer (or the producer itself), into dst in the producer's kernel, or returns
+// false having run nothing; evaluation (evaluate.hpp) asks the producers of every expression it
+// writes (feed_producer). Producers: the row functions (reduce/produced_rows.hpp), the scans
+// (scan/pending.hpp) and the described reductions (reduce/pending.hpp).
 //
 // A description made by an eager function (xf::softmax, xf::cumsum) is computed by the end of the
 // statement that made it unless a destination or a consumer took it there (statement_end): after
@@ -21,6 +23,7 @@
 #pragma once
 
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
 
 #include "../expr/node.hpp"
@@ -35,26 +38,30 @@ inline constexpr bool holds_producer = is_producer<E>;
 template <class Op, class... Cs>
 inline constexpr bool holds_producer<node<Op, Cs...>> = (holds_producer<Cs> || ...);
 
-// The index of the first of Children that holds a producer.
-template <class Children, int I = 0>
-constexpr int first_holding_producer() {
-  if constexpr (holds_producer<tuple_element_t<I, Children>>) return I;
-  else return first_holding_producer<Children, I + 1>();
-}
-
-// The first producer among e's operands, depth first, left to right (e holds one).
-template <class E>
-const auto& first_producer(const E& e) {
-  if constexpr (is_producer<E>) return e;
-  else return first_producer(get<first_holding_producer<std::remove_cvref_t<decltype(e.children())>>()>(e.children()));
-}
-
-// Writes e into dst in the kernel of e's first producer when it can; false, having run nothing,
-// otherwise.
+// Writes e into dst in the kernel of one of its producers, asked in order (depth first, left to
+// right; one of each type: a type's answer covers its kind, e.g. every described reduction of e
+// folds in one kernel or none); false, having run nothing, when none can.
 template <class Dst, class E>
 bool feed_producer(const Dst& dst, const E& e, const char* op) {
-  if constexpr (holds_producer<E>) return first_producer(e).xf_feed(dst, e, op);
-  else return false;
+  bool done = false;
+  const std::type_info* asked[8] = {};
+  int count = 0;
+  const auto ask = [&](const auto& self, const auto& x) -> void {
+    using X = std::remove_cvref_t<decltype(x)>;
+    if (done) return;
+    if constexpr (is_producer<X>) {
+      for (int i = 0; i < count; ++i)
+        if (*asked[i] == typeid(X)) return;
+      if (count < 8) asked[count++] = &typeid(X);
+      done = x.xf_feed(dst, e, op);
+    } else if constexpr (holds_producer<X>) {
+      [&]<int... I>(std::integer_sequence<int, I...>) {
+        (self(self, get<I>(x.children())), ...);
+      }(std::make_integer_sequence<int, std::remove_cvref_t<decltype(x.children())>::size>{});
+    }
+  };
+  ask(ask, e);
+  return done;
 }
 
 // How many distinct producers' values e uses (a producer used twice shares its state).

@@ -3,10 +3,10 @@
 // expression: `x - xf::lazy::mean(x, 1, xf::keepdims)`. Inside any expression it is one leaf, its
 // result, computed the first time the expression is evaluated. When such an expression is written
 // into a device array and every reduction in it folds the rows of the result's own shape along one
-// axis, the reductions and the expression run as one kernel (reduce/row_statistics.hpp). This
-// header lets the element-wise evaluation (exec/evaluate.hpp) ask for those kernels without
-// depending on the reductions. Scans and row functions are producers (exec/producer.hpp), asked
-// through their own member instead.
+// axis, the reductions and the expression run as one kernel (reduce/row_statistics.hpp). Described
+// reductions, scans and row functions are producers (exec/producer.hpp): evaluation asks them
+// through their own member, `xf_feed`. This header only names the kinds, for the plans that must
+// tell them apart.
 #pragma once
 
 #include <type_traits>
@@ -33,16 +33,5 @@ template <class E>
 inline constexpr bool holds_pending_scan = is_pending_scan<E>;
 template <class Op, class... Cs>
 inline constexpr bool holds_pending_scan<node<Op, Cs...>> = (holds_pending_scan<Cs> || ...);
-
-// Writes the described reduction `e` straight into `dst` when dst can hold its results as the
-// reduction writes them (reduce.hpp); false, having run nothing, otherwise.
-template <class T, int R, class Space, class E>
-bool reduce_into(const array<T, R, Space>& dst, const E& e, const char* op);
-
-// Writes `e` into `dst` with its reductions in the same kernel when they qualify (see the header
-// comment); false, having run nothing, when they do not. Defined in reduce/row_statistics.hpp,
-// which every header that makes a described reduction includes.
-template <class T, int R, class Space, class E>
-bool rows_with_statistics(const array<T, R, Space>& dst, const E& e, const char* op);
 
 }  // namespace xf::detail

@@ -19,12 +19,22 @@
 #include <optional>
 
 #include "../exec/evaluate.hpp"
+#include "../exec/producer.hpp"
 #include "../expr/traits.hpp"
 
 namespace xf::detail {
 
 template <bool Keep, class Space = void, std::size_t N, class Op, class E>
 auto reduce_over(const E& e, const std::array<int, N>& axes, const Op& op, const char* name);
+// Writes the described reduction `e` straight into `dst` when dst can hold its results as the
+// reduction writes them (reduce.hpp); false, having run nothing, otherwise.
+template <class T, int R, class Space, class E>
+bool reduce_into(const array<T, R, Space>& dst, const E& e, const char* op);
+// Writes `e` into `dst` with its described reductions in the same kernel when they qualify
+// (row_statistics.hpp, which every header that makes a described reduction includes); false,
+// having run nothing, when they do not.
+template <class T, int R, class Space, class E>
+bool rows_with_statistics(const array<T, R, Space>& dst, const E& e, const char* op);
 
 template <class E, class Op, std::size_t N, bool Keep>
 struct pending_reduction {
@@ -41,16 +51,14 @@ struct pending_reduction {
   static constexpr int rank = Keep ? rank_v<E> : rank_v<E> - static_cast<int>(N);
   static constexpr int leaf_count = 1;
   using result_type = array<value_type, rank, space>;
-  // Shared by copies of the description (operands are stored by value): one result for all.
-  struct result_state {
-    std::optional<result_type> value;
-  };
+  static constexpr bool xf_producer = true;
 
   E expr;  // arrays are shared handles: the description keeps its inputs alive
   Op op;
   std::array<int, N> axes;  // valid, distinct, ascending
   const char* name;
-  std::shared_ptr<result_state> result = std::make_shared<result_state>();
+  // Shared by copies of the description (operands are stored by value): one result for all.
+  std::shared_ptr<produced_state<result_type>> state = std::make_shared<produced_state<result_type>>();
 
   // Runs the reduction now, into a new array in Space (xf::eval's separate passes; void: the
   // expression's own space).
@@ -62,8 +70,8 @@ struct pending_reduction {
   // The result: computed the first time (asynchronously on the current stream for device arrays),
   // then kept.
   const result_type& eval() const {
-    if (!result->value) result->value.emplace(run());
-    return *result->value;
+    if (!state->value) state->value.emplace(run());
+    return *state->value;
   }
   dims<rank> shape() const {
     const auto in = expr.shape();
@@ -94,6 +102,14 @@ struct pending_reduction {
     check_assignable(dst, *this, "xf::array::assign");
     if (reduce_into(dst, *this, "xf::array::assign")) return;
     assign_into(dst, eval(), "xf::array::assign");
+  }
+  // The producer protocol (exec/producer.hpp): e is this description (written straight into dst,
+  // reduce.hpp) or an expression using described reductions (the reductions and e in one kernel,
+  // row_statistics.hpp).
+  template <class T, int R, class S, class C>
+  bool xf_feed(const array<T, R, S>& dst, const C& e, const char* op) const {
+    if constexpr (std::is_same_v<C, pending_reduction>) return e.state == state && reduce_into(dst, e, op);
+    else return rows_with_statistics(dst, e, op);
   }
 };
 

@@ -85,7 +85,7 @@ struct reserved_results {
   const Parts& parts;
   bool launched = false;
   ~reserved_results() {
-    if (!launched) std::apply([](const auto*... q) { (q->result->value.reset(), ...); }, parts);
+    if (!launched) std::apply([](const auto*... q) { (q->state->value.reset(), ...); }, parts);
   }
 };
 
@@ -124,10 +124,10 @@ bool launch_row_statistics(const array<T, R, device>& dst, const E& e, int axis,
   using Reducers = reducers_together<typename P::op_type...>;
   const statistics_then_outputs<T, Reducers> op_of_rows{Reducers{detail::make_tuple(parts->op...)}};
   const auto p = make_row_plan(all, axis, op_of_rows, dst.data(), dst.strides());
-  statistics_destinations<typename P::op_type::out_type...> stats{detail::make_tuple(parts->result->value->data()...), {}};
+  statistics_destinations<typename P::op_type::out_type...> stats{detail::make_tuple(parts->state->value->data()...), {}};
   const auto records = all.leaves();
   int i = 0;
-  for (const void* data : {static_cast<const void*>(parts->result->value->data())...}) {
+  for (const void* data : {static_cast<const void*>(parts->state->value->data())...}) {
     stats.slot[i] = slot_reading(records, data);
     if (stats.slot[i++] < 0) return false;
   }
@@ -162,7 +162,7 @@ bool rows_with_statistics(const array<T, R, Space>& dst, const E& e, const char*
     const auto shape = dst.shape();
     const int axis = std::get<0>(parts)->axes[0];
     const bool same_rows = std::apply(
-        [&](const auto*... q) { return ((q->expr.shape() == shape && q->axes[0] == axis && !q->result->value) && ...); }, parts);
+        [&](const auto*... q) { return ((q->expr.shape() == shape && q->axes[0] == axis && !q->state->value) && ...); }, parts);
     // A destination walked backwards along the rows would make the row plan flip them.
     if (!same_rows || e.shape() != shape || dst.size() == 0 || dst.strides()[axis] < 0) return false;
     // Fewer rows than multiprocessors leave the GPU idle: the general path splits long rows.
@@ -171,7 +171,7 @@ bool rows_with_statistics(const array<T, R, Space>& dst, const E& e, const char*
     auto keep_shape = shape;
     keep_shape[axis] = 1;
     reserved_results<std::remove_cvref_t<decltype(parts)>> reserved{parts};  // first: an allocation may throw
-    std::apply([&](const auto*... q) { (q->result->value.emplace(keep_shape), ...); }, parts);
+    std::apply([&](const auto*... q) { (q->state->value.emplace(keep_shape), ...); }, parts);
     reserved.launched = std::apply([&](const auto*... q) { return launch_row_statistics(dst, e, axis, op, q...); }, parts);
     return reserved.launched;
 #else
