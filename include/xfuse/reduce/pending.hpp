@@ -20,6 +20,7 @@
 
 #include "../exec/evaluate.hpp"
 #include "../exec/producer.hpp"
+#include "../exec/produced.hpp"
 #include "../expr/traits.hpp"
 
 namespace xf::detail {
