@@ -436,7 +436,7 @@ BENCHMARK(launch_apis)->Name("small/launch_apis")->UseManualTime()->Iterations(1
 #define SWEEP(FN, NAME, ...)                                                                               \
   BENCHMARK(FN<sweep_policy<__VA_ARGS__>>)->Name("sweep/" NAME "/" #__VA_ARGS__)->UseManualTime()->Iterations(1);
 // <bulk tile KiB, bulk on, rows bytes per thread, rows max chunks, tile edge, blocks per SM (0: auto)>
-// The defaults (elementwise_policy) came from these and the earlier sweeps in bench/results/.
+// The defaults (elementwise_policy) came from these and the earlier sweeps in bench/results/*/bench_elementwise.json.
 SWEEP(sweep_squared_diff, "squared_diff_f32", 32, true)
 SWEEP(sweep_squared_diff, "squared_diff_f32", 64, true)
 SWEEP(sweep_squared_diff, "squared_diff_f32", 64, false, 64)

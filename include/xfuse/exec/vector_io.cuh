@@ -77,7 +77,7 @@ __device__ XF_FORCEINLINE void store_vector(const output_set<Out...>& dst, const
 
 // The 16-byte load of an input read once and written by no thread of the kernel (a reduction's):
 // it takes the non-coherent path and skips L1 (2-3% of sum(x)'s time against plain loads in the
-// sweep of bench/results/H200-2026-11-22-sweep-reduce/).
+// sweep of bench/results/H200/evidence/reduce_sweep_loads.txt).
 template <class W>
 __device__ XF_FORCEINLINE W load_word(const W* src) {
   if constexpr (std::is_same_v<W, uint4>) {

@@ -5,7 +5,7 @@
 // diagonal are written as zeros without a load, so the pass moves 3/4 of a copy's bytes. The fused
 // `where(tri(n).T(), a.swapaxes(...), 0)` it replaced read every element (where evaluates both
 // sides) and took twice a copy's time in f64 at 4096 (it spilled registers then; docs/performance.md).
-// 64 x 64 tiles for floats were tried (bench/results/H200-2026-11-23-76b6201-tile64/): 5% faster at
+// 64 x 64 tiles for floats were tried (bench/results/H200/evidence/cholesky_tile64.json): 5% faster at
 // 4096, 50% slower at 512 (fewer blocks); 32 x 32 for every type.
 #pragma once
 

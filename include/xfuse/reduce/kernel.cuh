@@ -390,7 +390,7 @@ reduce_config choose_reduce_config(const Plan& p, index_t slots) {
   const index_t blocks = (n_out + c.o_lanes - 1) / c.o_lanes;
   // Fewer blocks than the GPU holds: split each result's elements so that one full wave runs
   // (any count, not a power of two: every SM gets the same work), at least 64 elements a thread.
-  // (Two, four and eight waves measured no faster: bench/results/H200-2026-11-22-waves/.)
+  // (Two, four and eight waves measured no faster: bench/results/H200/evidence/reduce_waves.txt.)
   index_t splits = 1;
   if (blocks < slots) {
     splits = slots / blocks;
@@ -418,7 +418,7 @@ void reduce_axes_device(Plan p, int device, cudaStream_t stream) {
       choose_reduce_config(p, static_cast<index_t>(xf::device(device).multiprocessor_count()) * per_sm);
   p.vector = c.chunked && vector_chunks(p);
   // One leaf only: for two (sum(x * y)) the mode took 56 registers instead of 48 and measured
-  // slower (0.87 against 0.89 of CUB's bandwidth, bench/results/H200-2026-11-22-3b72c8f-dense/).
+  // slower (0.87 against 0.89 of CUB's bandwidth, bench/results/H200/evidence/reduce_dense_two_leaves.json).
   // Or one leaf after merging (sum(x * x)): the same loads, every other leaf reading through it.
   const bool one_leaf = Plan::L == 1 || (p.merged && merged_leaf_count<typename Plan::leaves_type> == 1);
   p.dense = one_leaf && p.vector && [&]<int... K>(std::integer_sequence<int, K...>) {

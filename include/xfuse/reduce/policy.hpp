@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Tuning of the reduction kernels, as plain constexpr values (the CUB way), next to the
 // element-wise kernel's (exec/policy.hpp). The values come from sweeps on an H200 (sm_90): see
-// docs/performance.md and bench/results/H200-2026-11-22-sweep-reduce/ and -waves/.
+// docs/performance.md and bench/results/H200/evidence/reduce_*.
 #pragma once
 
 namespace xf::detail {
@@ -21,7 +21,7 @@ struct reduce_policy {
   // Few results over many elements split each result over blocks to fill one wave, keeping at
   // least this many elements per thread (two, four or eight waves measured no faster). 8, not 64:
   // a sum of 514^2 doubles then runs on 129 blocks instead of 16 (sum(x * y) replayed in a graph
-  // on an H100: 7.2 us instead of 15.9 us; H100-2026-11-24-8c4ef6d-graph-library/reduce-splits/).
+  // on an H100: 7.2 us instead of 15.9 us; bench/results/H100/evidence/reduce_split_sweep.txt).
   static constexpr int min_elements_per_split_thread = 8;
   static constexpr int max_splits = 65535;  // gridDim.y
   // Elements left over after whole chunks: this many per lane in flight.
