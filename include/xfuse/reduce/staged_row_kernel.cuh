@@ -10,6 +10,7 @@
 
 #include "../core/atomic.hpp"
 #include "../exec/bulk_copy.cuh"
+#include "../exec/vector_io.cuh"
 #include "row_plan.hpp"
 
 #if XF_CUDA_TU
@@ -23,6 +24,11 @@ struct staged_row_policy {
   // Shorter rows stay in registers (row_kernel.cuh), which measured as fast there.
   static constexpr index_t shortest_row = 2048;
 };
+
+// Elements a thread takes at a time in the sweeps of a staged row: one 16-byte shared-memory load
+// of floats, one 16-byte store (fewer instructions per element: the sweeps are a third of the
+// kernel's issue slots).
+inline constexpr int staged_chunk = 4;
 
 // Bytes of one row of every leaf held in memory (each a multiple of 16, so every staged row
 // starts 16-byte aligned).
@@ -102,6 +108,31 @@ struct staged_row {
     };
     return p.op.map(point_value<Leaves>(p.fn, leaf_value, std::make_integer_sequence<int, Plan::L>{}), r);
   }
+
+  // The staged_chunk elements from position r0 (a multiple of staged_chunk) into v: each staged
+  // leaf's values as one shared-memory vector load (every staged row starts 16-byte aligned),
+  // generators where they are read.
+  __device__ XF_FORCEINLINE void chunk(int r0, C* v) const {
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      tuple<values<typename tuple_element_t<K, Leaves>::value_type, staged_chunk>...> loaded;
+      (
+          [&] {
+            using T = typename tuple_element_t<K, Leaves>::value_type;
+            if constexpr (tuple_element_t<K, Leaves>::in_memory)
+              load_vector<T, staged_chunk>(reinterpret_cast<const T*>(staged + offset[K]) + r0, get<K>(loaded).v);
+          }(),
+          ...);
+#pragma unroll
+      for (int e = 0; e < staged_chunk; ++e) {
+        const auto leaf_value = [&](auto k) {
+          constexpr int J = decltype(k)::value;
+          if constexpr (tuple_element_t<J, Leaves>::in_memory) return get<J>(loaded).v[e];
+          else return get<J>(p.leaves).at(kept_pos[J] + p.reduced.base[J] + (r0 + e) * p.reduced.stride[J][0]);
+        };
+        v[e] = p.op.map(point_value<Leaves>(p.fn, leaf_value, std::make_integer_sequence<int, Plan::L>{}), r0 + e);
+      }
+    }(std::make_integer_sequence<int, Plan::L>{});
+  }
 };
 
 // Thread 0 starts one bulk copy per leaf in memory, all completing on `barrier`; the block then
@@ -134,6 +165,47 @@ __device__ XF_FORCEINLINE void stage_row(staged_row<Plan>& row, unsigned char* s
   bulk::wait_phase_zero(barrier);
 }
 
+// Calls f(x, r) for every element x at position r of the row that this thread covers: whole
+// chunks of staged_chunk elements (a warp's chunks are 32 neighbours, so its loads read 512
+// contiguous bytes), then the positions past the last whole chunk one by one.
+template <class Plan, class F>
+__device__ XF_FORCEINLINE void sweep(const staged_row<Plan>& value, const F& f) {
+  const int t = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x), n = value.n;
+  const int whole = n / staged_chunk * staged_chunk;
+  for (int r0 = t * staged_chunk; r0 < whole; r0 += threads * staged_chunk) {
+    typename Plan::acc_type v[staged_chunk];
+    value.chunk(r0, v);
+#pragma unroll
+    for (int e = 0; e < staged_chunk; ++e) f(v[e], r0 + e);
+  }
+  for (int r = whole + t; r < n; r += threads) f(value(r), r);
+}
+
+// Writes output(x, r) at row_out[r * step] for every element x at position r that this thread
+// covers (as sweep visits them); a whole chunk as one vector store where the output row is
+// contiguous and aligned.
+template <class Plan, class Out, class Output>
+__device__ XF_FORCEINLINE void store_sweep(const staged_row<Plan>& value, Out* row_out, index_t step, const Output& output) {
+  constexpr int width = staged_chunk * sizeof(Out) < 16 ? staged_chunk * static_cast<int>(sizeof(Out)) : 16;
+  const bool vector = step == 1 && reinterpret_cast<std::uintptr_t>(row_out) % width == 0;
+  const int t = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x), n = value.n;
+  const int whole = n / staged_chunk * staged_chunk;
+  for (int r0 = t * staged_chunk; r0 < whole; r0 += threads * staged_chunk) {
+    typename Plan::acc_type v[staged_chunk];
+    value.chunk(r0, v);
+    Out o[staged_chunk];
+#pragma unroll
+    for (int e = 0; e < staged_chunk; ++e) o[e] = output(v[e], r0 + e);
+    if (vector) {
+      store_vector<Out, staged_chunk>(row_out + r0, o);
+    } else {
+#pragma unroll
+      for (int e = 0; e < staged_chunk; ++e) row_out[(r0 + e) * step] = o[e];
+    }
+  }
+  for (int r = whole + t; r < n; r += threads) row_out[r * step] = output(value(r), r);
+}
+
 // softmax, log_softmax, logsumexp of a staged row: a sweep for the maximum, one for the sum of
 // exponentials, one for the outputs.
 template <row_result What, class Plan, class Finish, class EpilogueRow>
@@ -141,21 +213,20 @@ __device__ XF_FORCEINLINE void staged_softmax(const staged_row<Plan>& value, typ
                                               typename Plan::acc_type* scratch, const Finish& finish, const EpilogueRow& at) {
   using C = typename Plan::acc_type;
   using Out = typename Plan::out_type;
-  const int t = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x), n = value.n;
   C max = -limits<C>::infinity();
-  for (int r = t; r < n; r += threads) max = nan_max(max, value(r));
+  sweep(value, [&](C x, int) { max = nan_max(max, x); });
   const C shift = row_shift<What>(fold_block<true>(max, scratch));
   C sum = 0;
-  for (int r = t; r < n; r += threads) sum += math::r_exp(value(r) - shift);
+  sweep(value, [&](C x, int) { sum += math::r_exp(x - shift); });
   sum = fold_block<false>(sum, scratch);
   if constexpr (What == row_result::logsumexp) {
-    if (t == 0) *row_out = finish.template store<Out>(at, math::r_log(sum) + shift, 0);
+    if (threadIdx.x == 0) *row_out = finish.template store<Out>(at, math::r_log(sum) + shift, 0);
   } else if constexpr (What == row_result::softmax) {
     const C inverse_sum = C(1) / sum;
-    for (int r = t; r < n; r += threads) row_out[r * step] = finish.template store<Out>(at, math::r_exp(value(r) - shift) * inverse_sum, r);
+    store_sweep(value, row_out, step, [&](C x, int r) { return finish.template store<Out>(at, math::r_exp(x - shift) * inverse_sum, r); });
   } else {
     const C log_sum = math::r_log(sum);
-    for (int r = t; r < n; r += threads) row_out[r * step] = finish.template store<Out>(at, (value(r) - shift) - log_sum, r);
+    store_sweep(value, row_out, step, [&](C x, int r) { return finish.template store<Out>(at, (x - shift) - log_sum, r); });
   }
 }
 
@@ -166,19 +237,15 @@ __device__ XF_FORCEINLINE void staged_norm(const staged_row<Plan>& value, typena
                                            typename Plan::acc_type* scratch, const Finish& finish, const EpilogueRow& at) {
   using C = typename Plan::acc_type;
   using Out = typename Plan::out_type;
-  const int t = static_cast<int>(threadIdx.x), threads = static_cast<int>(blockDim.x), n = value.n;
+  const int n = value.n;
   C mean = 0, squares = 0;
   if constexpr (What == row_result::layer_norm) {
-    for (int r = t; r < n; r += threads) mean += value(r);
+    sweep(value, [&](C x, int) { mean += x; });
     mean = fold_block<false>(mean, scratch) / static_cast<C>(n);
   }
-  for (int r = t; r < n; r += threads) {
-    const C d = value(r) - mean;
-    squares += d * d;
-  }
+  sweep(value, [&](C x, int) { squares += (x - mean) * (x - mean); });
   const C inverse_std = C(1) / math::r_sqrt(fold_block<false>(squares, scratch) / static_cast<C>(n) + finish.eps);
-  for (int r = t; r < n; r += threads)
-    row_out[r * step] = finish.template store<Out>(at, finish.apply((value(r) - mean) * inverse_std, r), r);
+  store_sweep(value, row_out, step, [&](C x, int r) { return finish.template store<Out>(at, finish.apply((x - mean) * inverse_std, r), r); });
 }
 #endif
 
