@@ -197,6 +197,14 @@ void sort_plain(benchmark::State& state) {
     xf::array<float, 1> r;
     ms = median_ms([&] { r = xf::sort(x); }, 7, 1);
     require_close(static_cast<double>(xf::count_nonzero(r != keys_out).item()), 0, "sort(x)");
+    // As users compose it: into a preallocated array, and inside an element-wise expression.
+    const xf::array<float, 1> out({n8});
+    const double into_ms = median_ms([&] { out.assign(xf::sort(x)); }, 7, 1);
+    require_close(static_cast<double>(xf::count_nonzero(out != keys_out).item()), 0, "out.assign(sort(x))");
+    const double where_ms = median_ms([&] { out.assign(xf::where(xf::sort(x) > 0.5f, x, 0.0f)); }, 7, 1);
+    state.counters["into_ms"] = into_ms;
+    state.counters["into_vs_cub"] = cub / into_ms;
+    state.counters["where_vs_cub"] = cub / where_ms;
   }
   report(state, ms, static_cast<double>(n8) * (Positions ? 12 : 4) * 2);
   state.counters["vs_cub"] = cub / ms;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Sorting along the last axis or any other (NumPy's sort and argsort): stable, NaN last, for every
-// real element type, of any expression. xf::sort returns the sorted values, xf::argsort the int64
-// positions that sort each line. Device arrays sort on CUB's radix sorts (sort/device.cuh) in
-// stream order; host arrays with std::stable_sort on the same keys.
+// real element type, of any expression. xf::sort returns the sorted values (sort/sorted.hpp),
+// xf::argsort the int64 positions that sort each line. Device arrays sort on CUB's radix sorts
+// (sort/device.cuh) in stream order; host arrays with std::stable_sort.
 #pragma once
 
 #include <algorithm>
@@ -13,7 +13,9 @@
 #include "core.hpp"
 #include "exec/as_array.hpp"
 #include "sort/device.cuh"
+#include "sort/lines.hpp"
 #include "sort/radix_key.hpp"
+#include "sort/sorted.hpp"
 #include "user/map.hpp"
 
 namespace xf {
@@ -59,54 +61,26 @@ auto sorted_keys(const E& e) {
   }
 }
 
-// The permutation that moves `axis` of a rank-R array last, the others kept in order (NumPy's
-// moveaxis(a, axis, -1)), and its inverse.
-template <int R>
-dims<R> axis_last_order(int axis) {
-  dims<R> order{};
-  int at = 0;
-  for (int d = 0; d < R; ++d)
-    if (d != axis) order[at++] = d;
-  order[R - 1] = axis;
-  return order;
-}
-template <int R>
-dims<R> axis_last_inverse(int axis) {
-  dims<R> order{}, inverse{};
-  order = axis_last_order<R>(axis);
-  for (int d = 0; d < R; ++d) inverse[order[d]] = d;
-  return inverse;
-}
-
-template <int R>
-int sort_axis(int axis, const dims<R>& shape, const char* op) {
-  if (axis < -R || axis >= R)
-    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for an array of shape " +
-                      to_string(shape));
-  return axis < 0 ? axis + R : axis;
-}
-
 }  // namespace detail
 
 // The values of `e` sorted along its last axis (NumPy's sort(a)); sort(e, axis) along any axis.
+// The result is described (sort/sorted.hpp): written into an array, the sort writes straight into
+// it; otherwise it is computed by the end of the statement, as a C-ordered array.
 template <expression E>
-auto sort(const E& e) {
-  const detail::nvtx_range range("xf::sort");
-  return eval(map(detail::from_radix_key<value_t<E>>{}, detail::sorted_keys(e)));
+auto sort(const E& e, const detail::statement_end& end = {}) {
+  static_assert(rank_v<E> >= 1, "xf::sort: a 0-d array has no axis to sort along");
+  static_assert(!is_complex<value_t<E>>, "xf::sort: complex values have no order here (NumPy sorts them "
+                                         "lexicographically); sort their real or imaginary parts");
+  return end.bind(detail::sorted_values<E>{{}, e, rank_v<E> - 1});
 }
 
-// The values of `e` sorted along `axis` (NumPy's sort(a, axis)), as a C-ordered array. The lines
-// are read through a transposed view and written back through one: no extra pass over the data.
+// The values of `e` sorted along `axis` (NumPy's sort(a, axis)).
 template <expression E>
-auto sort(const E& e, int axis) {
+auto sort(const E& e, int axis, const detail::statement_end& end = {}) {
   constexpr int R = rank_v<E>;
   static_assert(R >= 1, "xf::sort: a 0-d array has no axis to sort along");
   const int a = detail::sort_axis<R>(axis, e.shape(), "xf::sort");
-  if (a == R - 1) return sort(e);
-  const detail::nvtx_range range("xf::sort");
-  const auto moved = detail::as_array(e).transpose(detail::axis_last_order<R>(a));
-  const auto keys = detail::sorted_keys(moved);
-  return eval(map(detail::from_radix_key<value_t<E>>{}, keys.transpose(detail::axis_last_inverse<R>(a))));
+  return end.bind(detail::sorted_values<E>{{}, e, a});
 }
 
 // The int64 positions that sort each line of `e` along its last axis (stable: equal values keep

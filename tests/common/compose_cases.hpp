@@ -7,6 +7,7 @@
 // statement), and errors thrown at the call. Shared by the host and GPU suites.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -16,6 +17,7 @@
 #include <xfuse/norm.hpp>
 #include <xfuse/scan.hpp>
 #include <xfuse/softmax.hpp>
+#include <xfuse/sort.hpp>
 
 #include "check.hpp"
 #include "random.hpp"
@@ -261,6 +263,81 @@ void scans(index_t n) {
     centred_terms[i] = std::fabs(static_cast<double>(v[i])) + running[i] / static_cast<double>(n);
   }
   require_near(xf::to_host(xf::eval(x - xf::cumsum(x) / static_cast<float>(n))), centred, "x - cumsum(x) / n", 4, centred_terms);
+}
+
+// Each row of v (m x n, C-ordered) sorted as NumPy's stable sort orders it: NaN last, -0.0 == +0.0
+// in input order.
+template <class T>
+std::vector<T> stable_sorted_rows(std::vector<T> v, index_t m, index_t n) {
+  for (index_t r = 0; r < m; ++r)
+    std::stable_sort(v.begin() + r * n, v.begin() + (r + 1) * n,
+                     [](T a, T b) { return !std::isnan(a) && (std::isnan(b) || a < b); });
+  return v;
+}
+
+// Exactly equal, zeros with their signs, NaN to NaN.
+template <class T>
+void require_same(const std::vector<T>& got, const std::vector<T>& want, const std::string& what) {
+  REQUIRE(got.size() == want.size());
+  std::size_t bad = 0, first = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const bool ok = std::isnan(want[i]) ? std::isnan(got[i]) : got[i] == want[i] && std::signbit(got[i]) == std::signbit(want[i]);
+    if (!ok && bad++ == 0) first = i;
+  }
+  INFO(what << ": " << bad << " of " << got.size() << " differ; first at " << first);
+  CHECK(bad == 0);
+}
+
+// sort written into destinations of every kind (the sort writes a C-ordered destination of its
+// type itself), in place, into a destination it partly reads, and inside expressions; rows of
+// m x n with NaN of both signs, infinities and zeros of both signs.
+template <class S, class T>
+void sorts(index_t m, index_t n) {
+  auto v = uniform<T>(static_cast<std::size_t>(m * n), -4, 4);
+  const auto pick = uniform<int>(v.size(), 0, 9);
+  const T special[6] = {std::numeric_limits<T>::quiet_NaN(), -std::numeric_limits<T>::quiet_NaN(),
+                        std::numeric_limits<T>::infinity(), -std::numeric_limits<T>::infinity(), T(0), -T(0)};
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (pick[i] < 6) v[i] = special[pick[i]];
+  const auto want = stable_sorted_rows(v, m, n);
+  const std::string shape = " of " + std::to_string(m) + "x" + std::to_string(n);
+  const auto x = xf::asarray<T, S>(v, {m, n});
+  xf::array<T, 2, S> out({m, n});
+  out.assign(xf::sort(x));
+  require_same(xf::to_host(out), want, "out.assign(sort(x))" + shape);
+  const xf::array<T, 2, S> fresh = xf::sort(x);
+  require_same(xf::to_host(fresh), want, "array = sort(x)" + shape);
+  // A transposed destination, another element type, a reversed view.
+  xf::array<T, 2, S> outT({n, m});
+  outT.T().assign(xf::sort(x));
+  require_same(xf::to_host(outT.T().copy()), want, "a transposed destination" + shape);
+  xf::array<double, 2, S> wide({m, n});
+  wide.assign(xf::sort(x));
+  const auto w = xf::to_host(wide);
+  require_same(std::vector<T>(w.begin(), w.end()), want, "a float64 destination" + shape);
+  // In place, from an expression, along axis 0.
+  auto y = x.copy();
+  y.assign(xf::sort(y));
+  require_same(xf::to_host(y), want, "y.assign(sort(y))" + shape);
+  std::vector<T> negated(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) negated[i] = -v[i];
+  out.assign(xf::sort(-x));
+  require_same(xf::to_host(out), stable_sorted_rows(negated, m, n), "out.assign(sort(-x))" + shape);
+  const auto columns = xf::to_host(xf::sort(x.T().copy(), 0).T().copy());
+  require_same(columns, want, "sort(x.T(), 0)" + shape);
+  // A destination the sort reads in part: row r of z written with the sorted row r + 1 ...
+  if (m > 1) {
+    auto z = x.copy();
+    z(xf::slice(0, m - 1)).assign(xf::sort(z(xf::slice(1, m))));
+    const auto got = xf::to_host(z);
+    require_same(std::vector<T>(got.begin(), got.begin() + (m - 1) * n), std::vector<T>(want.begin() + n, want.end()),
+                 "z[:-1].assign(sort(z[1:]))" + shape);
+  }
+  // ... and inside an element-wise expression (the sort's result, then one fused pass).
+  std::vector<T> chosen(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) chosen[i] = want[i] > T(1) ? v[i] : T(0);
+  out.assign(xf::where(xf::sort(x) > T(1), x, T(0)));
+  require_same(xf::to_host(out), chosen, "out.assign(where(sort(x) > 1, x, 0))" + shape);
 }
 
 }  // namespace xf_test::compose

@@ -304,10 +304,12 @@ void sort_expressions_and_edges() {
   const xf::array<double, 2, Space> e({4, 0}), f({0, 3});
   CHECK(xf::sort(e).shape() == xf::dims<2>{4, 0});
   CHECK(xf::argsort(f).shape() == xf::dims<2>{0, 3});
-  // -0.0 keeps its sign through sort.
+  // -0.0 and +0.0 are equal and keep their input order and signs, as np.sort(kind="stable") gives
+  // [-1., 0., -0.] and [-0., 0., 1.].
   const auto z = xf::to_host(xf::sort(xf::asarray<float, Space>({0.0f, -0.0f, -1.0f})));
-  CHECK(std::signbit(z[1]));
-  CHECK(!std::signbit(z[2]));
+  CHECK((z[0] == -1.0f && !std::signbit(z[1]) && z[1] == 0.0f && std::signbit(z[2]) && z[2] == 0.0f));
+  const auto z2 = xf::to_host(xf::sort(xf::asarray<double, Space>({-0.0, 1.0, 0.0})));
+  CHECK((std::signbit(z2[0]) && z2[0] == 0.0 && !std::signbit(z2[1]) && z2[1] == 0.0 && z2[2] == 1.0));
 }
 
 template <class Space>

@@ -35,3 +35,10 @@ TEST_CASE("scans into destinations and expressions: device arrays", "[gpu][compo
   xf_test::compose::scans<xf::device>(1000);
   xf_test::compose::scans<xf::device>(1 << 20);
 }
+
+TEST_CASE("sort into destinations and expressions: device arrays", "[gpu][compose]") {
+  xf_test::compose::sorts<xf::device, float>(7, 300);      // lines together (CUB's segmented sort)
+  xf_test::compose::sorts<xf::device, double>(1, 5000);    // one line (CUB's radix sort)
+  xf_test::compose::sorts<xf::device, float>(3, 1 << 20);  // long lines one by one
+  xf_test::compose::sorts<xf::device, float>(4, 1);
+}

@@ -1,5 +1,6 @@
 // Producers that compose on host arrays (tests/common/compose_cases.hpp): row functions and scans
-// written straight into destinations and used inside expressions (the general path on the host).
+// and sort written straight into destinations and used inside expressions (the general path on
+// the host).
 #include "../common/compose_cases.hpp"
 
 TEST_CASE("row functions into destinations: host arrays", "[compose]") {
@@ -22,4 +23,9 @@ TEST_CASE("an eager producer is computed by the end of its statement: host array
 
 TEST_CASE("scans into destinations and expressions: host arrays", "[compose]") {
   xf_test::compose::scans<xf::host>(1000);
+}
+
+TEST_CASE("sort into destinations and expressions: host arrays", "[compose]") {
+  xf_test::compose::sorts<xf::host, float>(7, 300);
+  xf_test::compose::sorts<xf::host, double>(1, 1000);
 }

@@ -6,11 +6,15 @@
 // under 2^31 elements (its counts are int).
 #pragma once
 
+#include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdint>
+#include <utility>
 
 #include "../core/memory.hpp"
 #include "../exec/index_iterator.hpp"
+#include "radix_key.hpp"
 
 #if XF_CUDA_TU
 #include <cub/device/device_radix_sort.cuh>
@@ -29,9 +33,12 @@ struct line_offset {
 // Sorts each of `lines` C-ordered lines of n keys in keys[0], carrying values[0] along when
 // Pairs (argsort's positions). Both buffers of each pair are overwritten (CUB's double buffering,
 // which saves a third copy); returns the index of the one holding the result.
+// With `from` (keys only), the keys are read from there and written into keys[0] (CUB's
+// two-pointer sort: `from` is left as it is, keys[1] is unused). `kept`, when given, receives the
+// temporary storage and its size, for work after the sort in stream order.
 template <bool Pairs, class K>
 int radix_sort_lines(K* const keys[2], std::int64_t* const values[2], index_t n, index_t lines, int end_bit,
-                     cudaStream_t stream) {
+                     cudaStream_t stream, const K* from = nullptr, std::pair<buffer, std::size_t>* kept = nullptr) {
   buffer temp;
   std::size_t temp_bytes = 0;
   // Runs a CUB call twice (size query, then the sort), reusing the temporary storage when it fits.
@@ -62,9 +69,10 @@ int radix_sort_lines(K* const keys[2], std::int64_t* const values[2], index_t n,
       cub::DoubleBuffer<std::int64_t> vb(Pairs ? values[0] + l * n : nullptr, Pairs ? values[1] + l * n : nullptr);
       with_temp([&](void* t, std::size_t& bytes) {
         if constexpr (Pairs) return cub::DeviceRadixSort::SortPairs(t, bytes, kb, vb, n, 0, end_bit, stream);
+        else if (from) return cub::DeviceRadixSort::SortKeys(t, bytes, from + l * n, keys[0] + l * n, n, 0, end_bit, stream);
         else return cub::DeviceRadixSort::SortKeys(t, bytes, kb, n, 0, end_bit, stream);
       });
-      settle(kb.selector, l * n, n);
+      settle(from ? 0 : kb.selector, l * n, n);
     }
   } else {
     const index_t group = INT_MAX / n;
@@ -79,14 +87,79 @@ int radix_sort_lines(K* const keys[2], std::int64_t* const values[2], index_t n,
         if constexpr (Pairs)
           return cub::DeviceSegmentedRadixSort::SortPairs(t, bytes, kb, vb, items, segments, offsets, offsets + 1, 0,
                                                           end_bit, stream);
+        else if (from)
+          return cub::DeviceSegmentedRadixSort::SortKeys(t, bytes, from + at, keys[0] + at, items, segments, offsets,
+                                                         offsets + 1, 0, end_bit, stream);
         else
           return cub::DeviceSegmentedRadixSort::SortKeys(t, bytes, kb, items, segments, offsets, offsets + 1, 0, end_bit,
                                                          stream);
       });
-      settle(kb.selector, at, count * n);
+      settle(from ? 0 : kb.selector, at, count * n);
     }
   }
+  if (kept) *kept = {std::move(temp), temp_bytes};
   return result < 0 ? 0 : result;
+}
+
+// NaNs last. CUB orders floating keys by their bits (after its sign transform), so each line's NaNs
+// with the sign bit set come first; NumPy puts every NaN last. Each line's leading NaNs count is
+// found by a binary search (they are a prefix), and only where a line has some are its values
+// moved forward and the NaNs written last (positive, as a sort by keys gives them).
+template <class T>
+__device__ XF_FORCEINLINE bool negative_nan(const T& v) {
+  using Bits = radix_key_t<T>;
+  Bits b;
+  __builtin_memcpy(&b, &v, sizeof(T));
+  const auto f = static_cast<std::conditional_t<std::is_same_v<T, double>, double, float>>(v);
+  return f != f && (b >> (8 * sizeof(T) - 1)) != 0;
+}
+
+template <class T>
+__global__ void count_leading_nans(const T* data, index_t n, index_t lines, index_t* counts, int* any) {
+  const index_t line = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (line >= lines) return;
+  const T* x = data + line * n;
+  index_t lo = 0, hi = n;  // x[i] is a negative NaN for every i < lo, not one for any i >= hi
+  while (lo < hi) {
+    const index_t mid = lo + (hi - lo) / 2;
+    if (negative_nan(x[mid])) lo = mid + 1;
+    else hi = mid;
+  }
+  counts[line] = lo;
+  if (lo > 0) atomicOr(any, 1);
+}
+
+// Pass 0 writes the lines that have leading NaNs, rotated, into `scratch`; pass 1 copies them back.
+template <class T>
+__global__ void move_nans_last(T* data, T* scratch, index_t n, index_t total, const index_t* counts, const int* any, int pass) {
+  if (*any == 0) return;
+  for (index_t i = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += static_cast<index_t>(gridDim.x) * blockDim.x) {
+    const index_t line = i / n, j = i - line * n, k = counts[line];
+    if (k == 0) continue;
+    if (pass == 1) data[i] = scratch[i];
+    else scratch[i] = j < n - k ? data[i + k] : static_cast<T>(__int_as_float(0x7fc00000));
+  }
+}
+
+template <class T>
+void nans_last(T* data, index_t n, index_t lines, std::pair<buffer, std::size_t> temp, cudaStream_t stream) {
+  const index_t total = n * lines;
+  // The counts start 16-byte aligned after the values (an odd count of 2-byte values would not).
+  const std::size_t values = (static_cast<std::size_t>(total) * sizeof(T) + 15) / 16 * 16;
+  const std::size_t bytes = values + static_cast<std::size_t>(lines) * sizeof(index_t) + sizeof(int);
+  if (temp.second < bytes) temp = {allocate_device(bytes), bytes};
+  auto* const base = static_cast<unsigned char*>(temp.first.get());
+  T* const scratch = reinterpret_cast<T*>(base);
+  index_t* const counts = reinterpret_cast<index_t*>(base + values);
+  int* const any = reinterpret_cast<int*>(counts + lines);
+  XF_CUDA_CHECK(cudaMemsetAsync(any, 0, sizeof(int), stream));
+  count_leading_nans<<<static_cast<unsigned>((lines + 255) / 256), 256, 0, stream>>>(data, n, lines, counts, any);
+  XF_CUDA_CHECK(cudaGetLastError());
+  const unsigned blocks = static_cast<unsigned>(std::min<index_t>((total + 255) / 256, 1024));  // grid-stride
+  for (int pass = 0; pass < 2; ++pass) {
+    move_nans_last<<<blocks, 256, 0, stream>>>(data, scratch, n, total, counts, any, pass);
+    XF_CUDA_CHECK(cudaGetLastError());
+  }
 }
 
 }  // namespace xf::detail
