@@ -141,23 +141,33 @@ __global__ void move_nans_last(T* data, T* scratch, index_t n, index_t total, co
   }
 }
 
+// Bytes nans_last needs for `lines` lines of n values of T: room for the lines, the counts (16-byte
+// aligned after the values: an odd count of 2-byte values would not be) and a flag.
 template <class T>
-void nans_last(T* data, index_t n, index_t lines, std::pair<buffer, std::size_t> temp, cudaStream_t stream) {
+std::size_t nans_last_bytes(index_t n, index_t lines) {
+  const std::size_t values = (static_cast<std::size_t>(n * lines) * sizeof(T) + 15) / 16 * 16;
+  return values + static_cast<std::size_t>(lines) * sizeof(index_t) + sizeof(int);
+}
+
+// `scratch` (bytes long) is memory free in stream order: the sort's temporary storage, or the
+// other buffer of an in-place sort; it is used when it is large enough.
+template <class T>
+void nans_last(T* data, index_t n, index_t lines, void* scratch, std::size_t bytes, cudaStream_t stream) {
   const index_t total = n * lines;
-  // The counts start 16-byte aligned after the values (an odd count of 2-byte values would not).
-  const std::size_t values = (static_cast<std::size_t>(total) * sizeof(T) + 15) / 16 * 16;
-  const std::size_t bytes = values + static_cast<std::size_t>(lines) * sizeof(index_t) + sizeof(int);
-  if (temp.second < bytes) temp = {allocate_device(bytes), bytes};
-  auto* const base = static_cast<unsigned char*>(temp.first.get());
-  T* const scratch = reinterpret_cast<T*>(base);
-  index_t* const counts = reinterpret_cast<index_t*>(base + values);
+  buffer own;
+  if (bytes < nans_last_bytes<T>(n, lines)) {
+    own = allocate_device(nans_last_bytes<T>(n, lines));
+    scratch = own.get();
+  }
+  auto* const base = static_cast<unsigned char*>(scratch);
+  index_t* const counts = reinterpret_cast<index_t*>(base + (nans_last_bytes<T>(n, lines) - sizeof(int) - static_cast<std::size_t>(lines) * sizeof(index_t)));
   int* const any = reinterpret_cast<int*>(counts + lines);
   XF_CUDA_CHECK(cudaMemsetAsync(any, 0, sizeof(int), stream));
   count_leading_nans<<<static_cast<unsigned>((lines + 255) / 256), 256, 0, stream>>>(data, n, lines, counts, any);
   XF_CUDA_CHECK(cudaGetLastError());
   const unsigned blocks = static_cast<unsigned>(std::min<index_t>((total + 255) / 256, 1024));  // grid-stride
   for (int pass = 0; pass < 2; ++pass) {
-    move_nans_last<<<blocks, 256, 0, stream>>>(data, scratch, n, total, counts, any, pass);
+    move_nans_last<<<blocks, 256, 0, stream>>>(data, static_cast<T*>(scratch), n, total, counts, any, pass);
     XF_CUDA_CHECK(cudaGetLastError());
   }
 }

@@ -51,16 +51,22 @@ struct sort_less {
 template <class V>
 void sort_device_lines(V* out, const V* from, index_t n, index_t lines, cudaStream_t stream) {
   constexpr int bits = std::is_same_v<V, bool> ? 1 : static_cast<int>(8 * sizeof(V));
+  constexpr bool floating = !std::is_integral_v<V>;
   std::pair<buffer, std::size_t> temp;
-  buffer other;
+  buffer other;  // an in-place sort's second buffer, then the NaN fix-up's scratch
+  std::size_t other_bytes = static_cast<std::size_t>(n * lines) * sizeof(V);
   V* both[2] = {out, nullptr};
   if (!from) {
-    other = allocate_device(static_cast<std::size_t>(n * lines) * sizeof(V));
+    if constexpr (floating) other_bytes = nans_last_bytes<V>(n, lines);
+    other = allocate_device(other_bytes);
     both[1] = static_cast<V*>(other.get());
   }
   if (radix_sort_lines<false>(both, nullptr, n, lines, bits, stream, from, &temp) == 1)
     XF_CUDA_CHECK(cudaMemcpyAsync(out, both[1], static_cast<std::size_t>(n * lines) * sizeof(V), cudaMemcpyDeviceToDevice, stream));
-  if constexpr (!std::is_integral_v<V>) nans_last(out, n, lines, std::move(temp), stream);
+  if constexpr (floating) {
+    if (from) nans_last(out, n, lines, temp.first.get(), temp.second, stream);
+    else nans_last(out, n, lines, other.get(), other_bytes, stream);
+  }
 }
 #endif
 
