@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "core/device.hpp"
-#include "core/event.hpp"
-#include "core/stream.hpp"
+#include "base/device.hpp"
+#include "base/event.hpp"
+#include "base/stream.hpp"
 
 namespace xf {
 

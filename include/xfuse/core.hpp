@@ -4,16 +4,16 @@
 // half and bfloat16 <xfuse/half.hpp>.
 #pragma once
 
-#include "core/config.hpp"
-#include "core/convert.hpp"
-#include "core/device.hpp"
-#include "core/dtype.hpp"
-#include "core/error.hpp"
-#include "core/event.hpp"
-#include "core/memory.hpp"
-#include "core/pinned_memory.hpp"
-#include "core/shape.hpp"
-#include "core/stream.hpp"
+#include "base/config.hpp"
+#include "base/convert.hpp"
+#include "base/device.hpp"
+#include "base/dtype.hpp"
+#include "base/error.hpp"
+#include "base/event.hpp"
+#include "base/memory.hpp"
+#include "base/pinned_memory.hpp"
+#include "base/shape.hpp"
+#include "base/stream.hpp"
 
 #include "array/array.hpp"
 #include "array/slice.hpp"

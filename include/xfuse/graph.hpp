@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "core.hpp"
-#include "core/capture_state.hpp"
+#include "base/capture_state.hpp"
 
 namespace xf {
 

@@ -11,8 +11,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "../core/convert.hpp"
-#include "../core/memory.hpp"
+#include "../base/convert.hpp"
+#include "../base/memory.hpp"
 #include "../expr/ops.hpp"
 #include "slice.hpp"
 

@@ -22,8 +22,8 @@
 #include <cstring>
 #include <string>
 
-#include "../core/atomic.hpp"
-#include "../core/error.hpp"
+#include "../base/atomic.hpp"
+#include "../base/error.hpp"
 
 namespace xf::detail::file {
 

@@ -6,7 +6,7 @@
 #include <concepts>
 #include <string>
 
-#include "../core/error.hpp"
+#include "../base/error.hpp"
 
 namespace xf {
 

@@ -10,8 +10,8 @@
 #include <span>
 #include <vector>
 
-#include "../core/event.hpp"
-#include "../core/pinned_memory.hpp"
+#include "../base/event.hpp"
+#include "../base/pinned_memory.hpp"
 #include "../exec/evaluate.hpp"
 
 namespace xf {

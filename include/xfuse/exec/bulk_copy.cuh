@@ -3,7 +3,7 @@
 // the PTX the bulk walk needs, one named function per instruction (sm_90 and later).
 #pragma once
 
-#include "../core/config.hpp"
+#include "../base/config.hpp"
 
 #if XF_CUDA_TU && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 namespace xf::detail::bulk {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "../array/array.hpp"
-#include "../core/nvtx.hpp"
+#include "../base/nvtx.hpp"
 #include "../expr/pending_operand.hpp"
 #include "host_loop.hpp"
 #include "kernel.cuh"

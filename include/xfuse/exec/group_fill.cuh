@@ -2,7 +2,7 @@
 // A lone random draw filling contiguous memory: a kernel of its own (see the comment below).
 #pragma once
 
-#include "../core/convert.hpp"
+#include "../base/convert.hpp"
 #include "vector_io.cuh"
 
 #if XF_CUDA_TU

@@ -6,8 +6,8 @@
 #include <iterator>
 #include <type_traits>
 
-#include "../core/config.hpp"
-#include "../core/shape.hpp"
+#include "../base/config.hpp"
+#include "../base/shape.hpp"
 
 namespace xf::detail {
 

@@ -4,7 +4,7 @@
 // much dynamic shared memory. Apart from the kernels, so that it reads as one decision.
 #pragma once
 
-#include "../core/device.hpp"
+#include "../base/device.hpp"
 #include "plan.hpp"
 
 namespace xf::detail {

@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "../core/shape.hpp"
+#include "../base/shape.hpp"
 
 namespace xf::detail {
 

@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "../core/device.hpp"
+#include "../base/device.hpp"
 
 namespace xf::detail {
 

@@ -3,7 +3,7 @@
 // chunks; loads of inputs no thread writes through the read-only, L1-bypassing path.
 #pragma once
 
-#include "../core/config.hpp"
+#include "../base/config.hpp"
 #include "outputs.hpp"
 
 #if XF_CUDA_TU

@@ -7,8 +7,8 @@
 
 #include <cmath>
 
-#include "../core/convert.hpp"
-#include "../core/shape.hpp"
+#include "../base/convert.hpp"
+#include "../base/shape.hpp"
 
 namespace xf::detail {
 

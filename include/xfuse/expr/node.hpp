@@ -6,8 +6,8 @@
 #include <string>
 #include <type_traits>
 
-#include "../core/error.hpp"
-#include "../core/shape.hpp"
+#include "../base/error.hpp"
+#include "../base/shape.hpp"
 #include "leaf.hpp"
 #include "promotion.hpp"
 #include "traits.hpp"

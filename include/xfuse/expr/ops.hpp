@@ -9,7 +9,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "../core/wrapping.hpp"
+#include "../base/wrapping.hpp"
 #include "node.hpp"
 #include "scalar_math.hpp"
 

@@ -9,7 +9,7 @@
 
 #include <type_traits>
 
-#include "../core/dtype.hpp"
+#include "../base/dtype.hpp"
 
 namespace xf {
 namespace detail {

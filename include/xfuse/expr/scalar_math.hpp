@@ -10,8 +10,8 @@
 #include <limits>
 #include <type_traits>
 
-#include "../core/dtype.hpp"
-#include "../core/limits.hpp"
+#include "../base/dtype.hpp"
+#include "../base/limits.hpp"
 
 namespace xf::detail::math {
 

@@ -14,8 +14,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "../core/device.hpp"
-#include "../core/dtype.hpp"
+#include "../base/device.hpp"
+#include "../base/dtype.hpp"
 
 namespace xf {
 

@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "../core/shape.hpp"
+#include "../base/shape.hpp"
 #include "traits.hpp"
 
 namespace xf::detail {

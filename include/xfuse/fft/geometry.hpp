@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "../core/error.hpp"
-#include "../core/shape.hpp"
+#include "../base/error.hpp"
+#include "../base/shape.hpp"
 #include "../manip/views.hpp"
 
 namespace xf {

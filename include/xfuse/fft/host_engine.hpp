@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "../core/shape.hpp"
+#include "../base/shape.hpp"
 
 namespace xf::detail {
 

@@ -18,8 +18,8 @@
 #include <string>
 #include <utility>
 
-#include "../core/device.hpp"
-#include "../core/error.hpp"
+#include "../base/device.hpp"
+#include "../base/error.hpp"
 
 namespace xf {
 namespace detail {

@@ -25,7 +25,7 @@
 #include <utility>
 
 #include "../array/array.hpp"
-#include "../core/device.hpp"
+#include "../base/device.hpp"
 
 namespace xf {
 namespace dlpack {

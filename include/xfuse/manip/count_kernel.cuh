@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "../core/device.hpp"
+#include "../base/device.hpp"
 
 #if XF_CUDA_TU
 namespace xf::detail {

@@ -8,8 +8,8 @@
 
 #include <type_traits>
 
-#include "../core/convert.hpp"
-#include "../core/dtype.hpp"
+#include "../base/convert.hpp"
+#include "../base/dtype.hpp"
 #include "exact_math.hpp"
 #include "philox.hpp"
 

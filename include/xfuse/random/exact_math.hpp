@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "../core/config.hpp"
+#include "../base/config.hpp"
 
 namespace xf::detail {
 

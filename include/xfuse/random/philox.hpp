@@ -23,7 +23,7 @@
 #include <curand_philox4x32_x.h>
 #pragma pop_macro("QUALIFIERS")
 
-#include "../core/config.hpp"
+#include "../base/config.hpp"
 
 namespace xf::detail {
 

@@ -9,8 +9,8 @@
 #include <cstdint>
 #include <string>
 
-#include "../core/capture_state.hpp"
-#include "../core/memory.hpp"
+#include "../base/capture_state.hpp"
+#include "../base/memory.hpp"
 #include "philox.hpp"
 
 namespace xf::detail {

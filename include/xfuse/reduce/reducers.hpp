@@ -10,8 +10,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "../core/convert.hpp"
-#include "../core/wrapping.hpp"
+#include "../base/convert.hpp"
+#include "../base/wrapping.hpp"
 #include "../expr/scalar_math.hpp"
 
 namespace xf {

@@ -8,7 +8,7 @@
 // streams the input while other blocks compute and store.
 #pragma once
 
-#include "../core/atomic.hpp"
+#include "../base/atomic.hpp"
 #include "../exec/bulk_copy.cuh"
 #include "../exec/vector_io.cuh"
 #include "row_plan.hpp"

@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "../core/memory.hpp"
+#include "../base/memory.hpp"
 #include "../exec/index_iterator.hpp"
 #include "radix_key.hpp"
 

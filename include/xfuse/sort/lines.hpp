@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "../core/error.hpp"
-#include "../core/shape.hpp"
+#include "../base/error.hpp"
+#include "../base/shape.hpp"
 
 namespace xf::detail {
 

@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "../core/config.hpp"
-#include "../core/dtype.hpp"
+#include "../base/config.hpp"
+#include "../base/dtype.hpp"
 #include "../expr/promotion.hpp"
 
 namespace xf::detail {

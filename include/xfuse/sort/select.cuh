@@ -12,8 +12,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../core/device.hpp"
-#include "../core/memory.hpp"
+#include "../base/device.hpp"
+#include "../base/memory.hpp"
 
 #if XF_CUDA_TU
 #include <cub/block/block_scan.cuh>

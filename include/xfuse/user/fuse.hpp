@@ -4,7 +4,7 @@
 // Nsight Systems shows it by name.
 #pragma once
 
-#include "../core/nvtx.hpp"
+#include "../base/nvtx.hpp"
 #include "../exec/evaluate.hpp"
 
 namespace xf {
