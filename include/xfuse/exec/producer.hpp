@@ -38,50 +38,47 @@ inline constexpr bool holds_producer = is_producer<E>;
 template <class Op, class... Cs>
 inline constexpr bool holds_producer<node<Op, Cs...>> = (holds_producer<Cs> || ...);
 
-// Writes e into dst in the kernel of one of its producers, asked in order (depth first, left to
-// right; one of each type: a type's answer covers its kind, e.g. every described reduction of e
-// folds in one kernel or none); false, having run nothing, when none can.
+// Calls f(p) for each producer p among e's operands, depth first, left to right.
+template <class E, class F>
+void for_each_producer(const E& e, F&& f) {
+  if constexpr (is_producer<E>) {
+    f(e);
+  } else if constexpr (holds_producer<E>) {
+    [&]<int... I>(std::integer_sequence<int, I...>) {
+      (for_each_producer(get<I>(e.children()), f), ...);
+    }(std::make_integer_sequence<int, std::remove_cvref_t<decltype(e.children())>::size>{});
+  }
+}
+
+// Writes e into dst in the kernel of one of its producers, asked in order (one of each type: a
+// type's answer covers its kind, e.g. every described reduction of e folds in one kernel or none);
+// false, having run nothing, when none can.
 template <class Dst, class E>
 bool feed_producer(const Dst& dst, const E& e, const char* op) {
   bool done = false;
   const std::type_info* asked[8] = {};
   int count = 0;
-  const auto ask = [&](const auto& self, const auto& x) -> void {
-    using X = std::remove_cvref_t<decltype(x)>;
+  for_each_producer(e, [&](const auto& p) {
+    const std::type_info& type = typeid(p);
+    for (int i = 0; i < count; ++i)
+      if (*asked[i] == type) return;
     if (done) return;
-    if constexpr (is_producer<X>) {
-      for (int i = 0; i < count; ++i)
-        if (*asked[i] == typeid(X)) return;
-      if (count < 8) asked[count++] = &typeid(X);
-      done = x.xf_feed(dst, e, op);
-    } else if constexpr (holds_producer<X>) {
-      [&]<int... I>(std::integer_sequence<int, I...>) {
-        (self(self, get<I>(x.children())), ...);
-      }(std::make_integer_sequence<int, std::remove_cvref_t<decltype(x.children())>::size>{});
-    }
-  };
-  ask(ask, e);
+    if (count < 8) asked[count++] = &type;
+    done = p.xf_feed(dst, e, op);
+  });
   return done;
 }
 
-// How many distinct producers' values e uses (a producer used twice shares its state).
+// Whether e uses one producer's values only (a producer used twice shares its state).
 template <class E>
 bool one_producer(const E& e) {
   const void* state = nullptr;
   bool one = true;
-  const auto visit = [&](const auto& self, const auto& x) -> void {
-    using X = std::remove_cvref_t<decltype(x)>;
-    if constexpr (is_producer<X>) {
-      const void* s = x.state.get();
-      one = one && (state == nullptr || state == s);
-      state = s;
-    } else if constexpr (holds_producer<X>) {
-      [&]<int... I>(std::integer_sequence<int, I...>) {
-        (self(self, get<I>(x.children())), ...);
-      }(std::make_integer_sequence<int, std::remove_cvref_t<decltype(x.children())>::size>{});
-    }
-  };
-  visit(visit, e);
+  for_each_producer(e, [&](const auto& p) {
+    const void* s = p.state.get();
+    one = one && (state == nullptr || state == s);
+    state = s;
+  });
   return one;
 }
 

@@ -11,7 +11,6 @@
 
 #include <type_traits>
 
-#include "../array/array.hpp"
 #include "node.hpp"
 
 namespace xf::detail {
