@@ -10,6 +10,7 @@
 #include <array>
 #include <string>
 
+#include "base/nvtx_emit.hpp"
 #include "core.hpp"
 #include "reduce/kernel.cuh"
 #include "reduce/pending.hpp"

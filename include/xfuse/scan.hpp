@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "base/nvtx_emit.hpp"
 #include "reduce.hpp"
 #include "scan/device.cuh"
 #include "scan/pending.hpp"

@@ -17,6 +17,7 @@
 #include "sort/radix_key.hpp"
 #include "sort/sorted.hpp"
 #include "user/map.hpp"
+#include "base/nvtx_emit.hpp"
 
 namespace xf {
 namespace detail {

@@ -14,6 +14,7 @@
 #include "../manip/views.hpp"
 #include "../user/map.hpp"
 #include "factor.hpp"
+#include "../base/nvtx_emit.hpp"
 
 namespace xf::linalg {
 

@@ -25,6 +25,7 @@
 
 #include "../reduce.hpp"
 #include "matmul.hpp"
+#include "../base/nvtx_emit.hpp"
 
 namespace xf {
 namespace detail::einsum {

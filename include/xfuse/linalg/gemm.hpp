@@ -13,6 +13,7 @@
 #include <string>
 
 #include "blas.hpp"
+#include "../base/nvtx_emit.hpp"
 
 namespace xf {
 

@@ -9,6 +9,7 @@
 
 #include "../reduce.hpp"
 #include "svd.hpp"
+#include "../base/nvtx_emit.hpp"
 
 namespace xf::linalg {
 

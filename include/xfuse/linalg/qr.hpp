@@ -8,6 +8,7 @@
 
 #include "factor.hpp"
 #include "matmul.hpp"
+#include "../base/nvtx_emit.hpp"
 
 namespace xf::linalg {
 

@@ -13,6 +13,7 @@
 #include "matmul.hpp"
 #include "lower_copy.cuh"
 #include "small_lu.cuh"
+#include "../base/nvtx_emit.hpp"
 
 namespace xf::linalg {
 

@@ -27,6 +27,7 @@
 #include "row_plan.hpp"
 #include "row_statistics_kernel.cuh"
 #include "together.hpp"
+#include "../base/nvtx_emit.hpp"
 
 namespace xf::detail {
 

@@ -30,6 +30,7 @@
 #include "../expr/zip.hpp"
 #include "feed.cuh"
 #include "pending.hpp"
+#include "../base/nvtx_emit.hpp"
 
 namespace xf::detail {
 

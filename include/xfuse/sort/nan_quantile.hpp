@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "quantile.hpp"
+#include "../base/nvtx_emit.hpp"
 
 namespace xf {
 namespace detail {

@@ -20,6 +20,7 @@
 #include "../reduce.hpp"
 #include "../sort.hpp"
 #include "select.cuh"
+#include "../base/nvtx_emit.hpp"
 
 namespace xf {
 namespace detail {

@@ -21,6 +21,7 @@
 #include "../exec/layout.hpp"
 #include "device.cuh"
 #include "lines.hpp"
+#include "../base/nvtx_emit.hpp"
 
 namespace xf::detail {
 

@@ -4,8 +4,8 @@
 // Nsight Systems shows it by name.
 #pragma once
 
-#include "../base/nvtx.hpp"
 #include "../exec/evaluate.hpp"
+#include "../base/nvtx_emit.hpp"
 
 namespace xf {
 
