@@ -21,3 +21,11 @@ TEST_CASE("sort and argsort on host arrays", "[sort][host]") {
   all_sort_types<xf::host>({3, 5, 61});
   sort_expressions_and_edges<xf::host>();
 }
+
+TEST_CASE("the headers that run library work set the hooks that NVTX ranges call", "[nvtx]") {
+  // This file includes scan.hpp and sort.hpp (base/nvtx_emit.hpp): ranges reach NVTX.
+  CHECK(xf::detail::nvtx_api.push == &xf::detail::nvtx_push);
+  CHECK(xf::detail::nvtx_api.pop == &xf::detail::nvtx_pop);
+  const auto x = xf::asarray<float, xf::host>({3, 1, 2});
+  CHECK(xf::to_host(xf::sort(x)) == std::vector<float>{1, 2, 3});  // a range opened and closed
+}
