@@ -75,21 +75,11 @@ void broadcast_strides(const std::array<index_t, N>& shape, const std::array<ind
   }
 }
 
-// Builds the collapsed layout. `leaf_strides[k]` are leaf k's strides over the output's
-// dimensions (outermost first), `leaf_base[k]` its starting position.
-template <int R, int L>
-layout<R, L> make_layout(const dims<R>& out_shape, const dims<R>& out_strides,
-                         const index_t (&leaf_strides)[layout<R, L>::leaves][layout<R, L>::max_rank],
-                         const index_t (&leaf_base)[layout<R, L>::leaves]) {
-  constexpr int MR = layout<R, L>::max_rank;
-  layout<R, L> lay;
-  lay.size = product(out_shape);
-  for (int k = 0; k < L; ++k) lay.base[k] = leaf_base[k];
-  if (lay.size == 0) return lay;
-
-  // Dimensions that matter (extent > 1), innermost first: smallest |output stride| first, ties
-  // broken toward the later (inner) dimension so a fresh C-ordered output keeps its order.
-  int order[MR];
+// The output's dimensions that matter (extent > 1) into `order`, innermost first: smallest
+// |output stride| first, ties broken toward the later (inner) dimension so that a fresh C-ordered
+// output keeps its order. Returns how many.
+template <int R, int MR>
+int dims_innermost_first(const dims<R>& out_shape, const dims<R>& out_strides, int (&order)[MR]) {
   int n = 0;
   for (int d = R - 1; d >= 0; --d)
     if (out_shape[d] != 1) order[n++] = d;
@@ -103,24 +93,14 @@ layout<R, L> make_layout(const dims<R>& out_shape, const dims<R>& out_strides,
     }
     order[j] = d;
   }
+  return n;
+}
 
-  index_t ext[MR], os[MR], ls[layout<R, L>::leaves][MR];
-  for (int i = 0; i < n; ++i) {
-    const int d = order[i];
-    ext[i] = out_shape[d];
-    os[i] = out_strides[d];
-    for (int k = 0; k < L; ++k) ls[k][i] = leaf_strides[k][d];
-    if (os[i] < 0) {  // walk the output forwards: flip this dimension for every operand
-      lay.out_base += (ext[i] - 1) * os[i];
-      os[i] = -os[i];
-      for (int k = 0; k < L; ++k) {
-        lay.base[k] += (ext[i] - 1) * ls[k][i];
-        ls[k][i] = -ls[k][i];
-      }
-    }
-  }
-
-  // Merge dimension i+1 (outer) into i (inner) where every operand steps through both as one.
+// Merges dimension i+1 (outer) into i (inner) of n dimensions where the output (strides os) and
+// each of the L operands (strides ls) step through both as one; returns how many remain (at least
+// one).
+template <int L, int Rows, int MR>
+int merge_dims(int n, index_t (&ext)[MR], index_t (&os)[MR], index_t (&ls)[Rows][MR]) {
   int m = 0;
   for (int i = 0; i < n; ++i) {
     if (m > 0) {
@@ -142,6 +122,39 @@ layout<R, L> make_layout(const dims<R>& out_shape, const dims<R>& out_strides,
     for (int k = 0; k < L; ++k) ls[k][0] = 0;
     m = 1;
   }
+  return m;
+}
+
+// Builds the collapsed layout. `leaf_strides[k]` are leaf k's strides over the output's
+// dimensions (outermost first), `leaf_base[k]` its starting position.
+template <int R, int L>
+layout<R, L> make_layout(const dims<R>& out_shape, const dims<R>& out_strides,
+                         const index_t (&leaf_strides)[layout<R, L>::leaves][layout<R, L>::max_rank],
+                         const index_t (&leaf_base)[layout<R, L>::leaves]) {
+  constexpr int MR = layout<R, L>::max_rank;
+  layout<R, L> lay;
+  lay.size = product(out_shape);
+  for (int k = 0; k < L; ++k) lay.base[k] = leaf_base[k];
+  if (lay.size == 0) return lay;
+
+  int order[MR];
+  const int n = dims_innermost_first<R>(out_shape, out_strides, order);
+  index_t ext[MR], os[MR], ls[layout<R, L>::leaves][MR];
+  for (int i = 0; i < n; ++i) {
+    const int d = order[i];
+    ext[i] = out_shape[d];
+    os[i] = out_strides[d];
+    for (int k = 0; k < L; ++k) ls[k][i] = leaf_strides[k][d];
+    if (os[i] < 0) {  // walk the output forwards: flip this dimension for every operand
+      lay.out_base += (ext[i] - 1) * os[i];
+      os[i] = -os[i];
+      for (int k = 0; k < L; ++k) {
+        lay.base[k] += (ext[i] - 1) * ls[k][i];
+        ls[k][i] = -ls[k][i];
+      }
+    }
+  }
+  const int m = merge_dims<L>(n, ext, os, ls);
   lay.rank = m;
   for (int i = 0; i < m; ++i) {
     lay.extent[i] = ext[i];
