@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Layer norm and RMS norm along an axis of any expression, with an optional weight and bias along
-// that axis, in one fused kernel where a row fits on chip (reduce/rows.hpp). PyTorch's formulas
+// that axis, in one fused kernel where a row fits on chip (rows/rows.hpp). PyTorch's formulas
 // (torch.nn.functional.layer_norm and rms_norm over the last dimension, here over any one axis):
 // the variance is the mean squared deviation (no Bessel correction), eps is added before the
 // square root. Floating element types only; half and bfloat16 compute in float.
@@ -9,7 +9,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "reduce/produced_rows.hpp"
+#include "rows/produced_rows.hpp"
 
 namespace xf {
 namespace detail {

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // softmax, log_softmax and logsumexp along an axis, of any expression: a reduction whose result
-// feeds element-wise work over the same axis, fused (reduce/rows.hpp: one kernel, one read and one
+// feeds element-wise work over the same axis, fused (rows/rows.hpp: one kernel, one read and one
 // write where a row fits on chip; otherwise two passes and no full-size temporary). SciPy's
 // formulas (scipy.special.softmax, log_softmax, logsumexp); floating element types only (float,
 // double, half, bfloat16: half and bfloat16 compute in float).
 #pragma once
 
-#include "reduce/produced_rows.hpp"
+#include "rows/produced_rows.hpp"
 
 namespace xf {
 

@@ -10,7 +10,7 @@
 // Every producer is asked through one hook: `producer.xf_feed(dst, e, op)` writes e, an expression
 // that uses the producer (or the producer itself), into dst in the producer's kernel, or returns
 // false having run nothing; evaluation (evaluate.hpp) asks the producers of every expression it
-// writes (feed_producer). Producers: the row functions (reduce/produced_rows.hpp), the scans
+// writes (feed_producer). Producers: the row functions (rows/produced_rows.hpp), the scans
 // (scan/pending.hpp), the described reductions (reduce/pending.hpp) and sort (sort/sorted.hpp).
 //
 // A description made by an eager function (xf::softmax, xf::cumsum) is computed by the end of the

@@ -18,8 +18,8 @@
 #pragma once
 
 
-#include "kernel.cuh"
-#include "row_plan.hpp"
+#include "../reduce/kernel.cuh"
+#include "../reduce/row_plan.hpp"
 #include "staged_row_kernel.cuh"
 
 #if XF_CUDA_TU

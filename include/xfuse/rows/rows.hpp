@@ -15,7 +15,7 @@
 
 #include "../reduce.hpp"
 #include "row_kernel.cuh"
-#include "row_plan.hpp"
+#include "../reduce/row_plan.hpp"
 #include "../base/nvtx_emit.hpp"
 
 namespace xf::detail {

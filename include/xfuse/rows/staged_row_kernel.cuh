@@ -11,7 +11,7 @@
 #include "../base/atomic.hpp"
 #include "../exec/bulk_copy.cuh"
 #include "../exec/vector_io.cuh"
-#include "row_plan.hpp"
+#include "../reduce/row_plan.hpp"
 
 #if XF_CUDA_TU
 namespace xf::detail {
