@@ -12,7 +12,7 @@
 #include <type_traits>
 
 #include "../exec/as_array.hpp"
-#include "../sort.hpp"
+#include "../sort/sorting.hpp"
 #include "../user/map.hpp"
 #include "views.hpp"
 

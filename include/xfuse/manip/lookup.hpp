@@ -13,7 +13,7 @@
 
 #include "../exec/as_array.hpp"
 #include "../reduce.hpp"
-#include "../sort.hpp"
+#include "../sort/sorting.hpp"
 #include "../user/map.hpp"
 #include "select.hpp"
 #include "views.hpp"

@@ -17,7 +17,7 @@
 #include <type_traits>
 
 #include "../scan.hpp"
-#include "../sort.hpp"
+#include "../sort/sorting.hpp"
 #include "../user/map.hpp"
 #include "index.hpp"
 #include "views.hpp"

@@ -28,7 +28,7 @@ namespace xf::detail {
 template <bool Keep, class Space = void, std::size_t N, class Op, class E>
 auto reduce_over(const E& e, const std::array<int, N>& axes, const Op& op, const char* name);
 // Writes the described reduction `e` straight into `dst` when dst can hold its results as the
-// reduction writes them (reduce.hpp); false, having run nothing, otherwise.
+// reduction writes them (reduce/reductions.hpp); false, having run nothing, otherwise.
 template <class T, int R, class Space, class E>
 bool reduce_into(const array<T, R, Space>& dst, const E& e, const char* op);
 // Writes `e` into `dst` with its described reductions in the same kernel when they qualify
@@ -97,7 +97,7 @@ struct pending_reduction {
   // What xf::array does with it alone (array.hpp's `deferred`): take the result.
   result_type xf_materialize() const { return eval(); }
   // Written into an array: straight into it when it holds the results as the reduction writes
-  // them (reduce.hpp's reduce_into), otherwise through the result.
+  // them (reduce/reductions.hpp's reduce_into), otherwise through the result.
   template <int RD>
   void xf_assign_into(const array<value_type, RD, space>& dst) const {
     check_assignable(dst, *this, "xf::array::assign");

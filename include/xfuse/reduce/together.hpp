@@ -9,7 +9,7 @@
 #include <tuple>
 #include <utility>
 
-#include "../reduce.hpp"
+#include "reductions.hpp"
 #include "../exec/outputs.hpp"
 #include "../expr/zip.hpp"
 #include "pending.hpp"

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "../reduce.hpp"
-#include "../sort.hpp"
+#include "sorting.hpp"
 #include "select.cuh"
 #include "../base/nvtx_emit.hpp"
 
