@@ -592,13 +592,7 @@ class array {
     return d;
   }
 
-  static int normalize_axis(int axis, const char* op) {
-    const int a = axis < 0 ? axis + R : axis;
-    if (a < 0 || a >= R)
-      throw shape_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for rank " +
-                        std::to_string(R));
-    return a;
-  }
+  int normalize_axis(int axis, const char* op) const { return detail::normalize_axis_of(axis, shape_, op); }
 
   template <std::size_t N>
   dims<static_cast<int>(N)> infer_reshape(const std::array<index_t, N>& s) const {

@@ -149,4 +149,19 @@ std::string to_string(const std::array<index_t, N>& d) {
   return detail::format_dims(d.data(), static_cast<int>(N));
 }
 
+namespace detail {
+
+// The one axis check: an axis in [-rank, rank) as an index in [0, rank); throws naming the
+// operation and the shape.
+template <std::size_t N>
+int normalize_axis_of(int axis, const std::array<index_t, N>& shape, const char* op) {
+  constexpr int R = static_cast<int>(N);
+  if (axis < -R || axis >= R)
+    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for an array of shape " +
+                      to_string(shape));
+  return axis < 0 ? axis + R : axis;
+}
+
+}  // namespace detail
+
 }  // namespace xf

@@ -184,10 +184,7 @@ auto reduce_along(const E& e, int axis, const char* op) {
   constexpr int R = term_rank_v<E>;
   using V = reduced_value_t<Kind, E>;
   const auto shape = shape_of(e, op);
-  if (axis < -R || axis >= R)
-    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for an array of shape " +
-                      to_string(shape));
-  if (axis < 0) axis += R;
+  axis = xf::detail::normalize_axis_of(axis, shape, op);
   check_has_elements<Kind>(shape, axis, op);
   dims<R> kept = shape;
   kept[static_cast<std::size_t>(axis)] = 1;

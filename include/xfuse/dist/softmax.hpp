@@ -37,10 +37,7 @@ auto launch_rows(const E& e, int axis, const char* op) {
   using V = result_value_t<E>;
   static_assert(std::is_floating_point_v<V>, "xf::dist: softmax and log_softmax of floating-point expressions");
   const auto shape = shape_of(e, op);
-  if (axis < -R || axis >= R)
-    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for an array of shape " +
-                      to_string(shape));
-  if (axis < 0) axis += R;
+  axis = xf::detail::normalize_axis_of(axis, shape, op);
   xf::detail::check_row_extent<What>(shape, axis, op);
   (void)probe<R>(e);
   auto out = empty<V>(shape);  // a new array: no operand can overlap it

@@ -114,12 +114,6 @@ auto matrix_norm(const E& x_in, const norm_order& ord, int r, int c) {
   throw error("xf::linalg::norm: the order " + ord.name() + " is not a matrix norm (2, -2, 1, -1, inf, -inf, 'fro' or 'nuc')");
 }
 
-template <int N>
-int norm_axis(int axis) {
-  if (axis < -N || axis >= N) throw shape_error("xf::linalg::norm: axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(N));
-  return axis < 0 ? axis + N : axis;
-}
-
 }  // namespace detail
 
 // np.linalg.norm(x): the 2-norm of all elements (Frobenius for matrices), a 0-d array.
@@ -136,13 +130,13 @@ auto norm(const E& x) {
 template <expression E>
 auto norm(const E& x, const norm_order& ord, int axis) {
   if (ord.kind != norm_order::number) throw error("xf::linalg::norm: the order " + ord.name() + " needs two axes (a matrix norm)");
-  const int axes[1] = {detail::norm_axis<rank_v<E>>(axis)};
+  const int axes[1] = {detail::normalize_axis_of(axis, x.shape(), "xf::linalg::norm")};
   return detail::vector_norm<false>(x, ord.p, axes);
 }
 template <expression E>
 auto norm(const E& x, const norm_order& ord, int axis, keepdims_t) {
   if (ord.kind != norm_order::number) throw error("xf::linalg::norm: the order " + ord.name() + " needs two axes (a matrix norm)");
-  const int axes[1] = {detail::norm_axis<rank_v<E>>(axis)};
+  const int axes[1] = {detail::normalize_axis_of(axis, x.shape(), "xf::linalg::norm")};
   return detail::vector_norm<true>(x, ord.p, axes);
 }
 
@@ -151,7 +145,8 @@ template <expression E>
 auto norm(const E& x, const norm_order& ord, const int (&axes)[2]) {
   constexpr int N = rank_v<E>;
   static_assert(N >= 2, "xf::linalg::norm: a matrix norm needs rank >= 2");
-  const int r = detail::norm_axis<N>(axes[0]), c = detail::norm_axis<N>(axes[1]);
+  const int r = detail::normalize_axis_of(axes[0], x.shape(), "xf::linalg::norm"),
+            c = detail::normalize_axis_of(axes[1], x.shape(), "xf::linalg::norm");
   if (r == c) throw shape_error("xf::linalg::norm: the two axes are the same (" + std::to_string(axes[0]) + ")");
   return detail::matrix_norm(x, ord, r, c);
 }
@@ -160,7 +155,8 @@ auto norm(const E& x, const norm_order& ord, const int (&axes)[2], keepdims_t) {
   constexpr int N = rank_v<E>;
   const auto v = norm(x, ord, axes);
   std::array<index_t, N> shape{};
-  const int r = detail::norm_axis<N>(axes[0]), c = detail::norm_axis<N>(axes[1]);
+  const int r = detail::normalize_axis_of(axes[0], x.shape(), "xf::linalg::norm"),
+            c = detail::normalize_axis_of(axes[1], x.shape(), "xf::linalg::norm");
   for (int i = 0, j = 0; i < N; ++i) shape[i] = i == r || i == c ? 1 : v.shape(j++);
   return v.reshape(shape);
 }

@@ -37,9 +37,7 @@ class matmul_expr {
 
   const dims<rank>& shape() const noexcept { return shape_; }
   index_t shape(int axis) const {
-    const int a = axis < 0 ? axis + rank : axis;
-    if (a < 0 || a >= rank) throw shape_error("xf::matmul: axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
-    return shape_[static_cast<std::size_t>(a)];
+    return shape_[static_cast<std::size_t>(detail::normalize_axis_of(axis, shape_, "xf::matmul"))];
   }
   index_t size() const noexcept { return detail::product(shape_); }
   static constexpr int ndim() noexcept { return rank; }

@@ -154,7 +154,7 @@ template <class E>
 int partition_axis(const E& e, std::initializer_list<index_t> kth, int axis, const char* op) {
   constexpr int R = rank_v<E>;
   static_assert(R >= 1, "xf::partition/argpartition: a 0-d array has no axis to partition along");
-  const int a = sort_axis<R>(axis, e.shape(), op);
+  const int a = normalize_axis_of(axis, e.shape(), op);
   const index_t n = e.shape()[a];
   for (const index_t k : kth)
     if (k < -n || k >= n)

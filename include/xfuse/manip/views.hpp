@@ -22,16 +22,6 @@ inline constexpr bool is_array_v = false;
 template <class T, int R, class S>
 inline constexpr bool is_array_v<array<T, R, S>> = true;
 
-// An axis in [-rank, rank) as an index in [0, rank); throws naming the operation and the shape.
-template <std::size_t N>
-int normalize_axis_of(int axis, const std::array<index_t, N>& shape, const char* op) {
-  constexpr int R = static_cast<int>(N);
-  if (axis < -R || axis >= R)
-    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for an array of shape " +
-                      to_string(shape));
-  return axis < 0 ? axis + R : axis;
-}
-
 // The view of `a` with indices [start, stop) along a run-time axis.
 template <class T, int R, class S>
 array<T, R, S> axis_slice(const array<T, R, S>& a, int axis, index_t start, index_t stop) {

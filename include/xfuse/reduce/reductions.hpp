@@ -32,15 +32,8 @@ namespace detail {
 
 template <std::size_t RS, std::size_t N>
 std::array<int, N> normalize_axes(const int (&axes)[N], const std::array<index_t, RS>& shape, const char* op) {
-  constexpr int R = static_cast<int>(RS);
   std::array<int, N> a{};
-  for (std::size_t i = 0; i < N; ++i) {
-    const int x = axes[i];
-    if (x < -R || x >= R)
-      throw shape_error(std::string(op) + ": axis " + std::to_string(x) + " is out of bounds for an array of shape " +
-                        to_string(shape));
-    a[i] = x < 0 ? x + R : x;
-  }
+  for (std::size_t i = 0; i < N; ++i) a[i] = normalize_axis_of(axes[i], shape, op);
   std::sort(a.begin(), a.end());
   for (std::size_t i = 1; i < N; ++i)
     if (a[i] == a[i - 1])

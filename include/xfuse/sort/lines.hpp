@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Lines along an axis, for the functions that sort them (sort, argsort, quantiles): the axis
-// checked, and the permutations that move it last and back.
+// permutations that move an axis last and back.
 #pragma once
 
 #include <string>
 
-#include "../base/error.hpp"
 #include "../base/shape.hpp"
 
 namespace xf::detail {
@@ -29,12 +28,5 @@ dims<R> axis_last_inverse(int axis) {
   return inverse;
 }
 
-template <int R>
-int sort_axis(int axis, const dims<R>& shape, const char* op) {
-  if (axis < -R || axis >= R)
-    throw shape_error(std::string(op) + ": axis " + std::to_string(axis) + " is out of bounds for an array of shape " +
-                      to_string(shape));
-  return axis < 0 ? axis + R : axis;
-}
 
 }  // namespace xf::detail

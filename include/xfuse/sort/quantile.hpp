@@ -176,7 +176,7 @@ template <class E>
 int statistic_axis(const E& e, int axis, const char* op) {
   constexpr int R = rank_v<E>;
   static_assert(R >= 1, "xf::quantile/percentile/median: a 0-d array has no axis; call it without one");
-  return sort_axis<R>(axis, e.shape(), op);
+  return normalize_axis_of(axis, e.shape(), op);
 }
 
 }  // namespace detail

@@ -78,7 +78,7 @@ template <expression E>
 auto sort(const E& e, int axis, const detail::statement_end& end = {}) {
   constexpr int R = rank_v<E>;
   static_assert(R >= 1, "xf::sort: a 0-d array has no axis to sort along");
-  const int a = detail::sort_axis<R>(axis, e.shape(), "xf::sort");
+  const int a = detail::normalize_axis_of(axis, e.shape(), "xf::sort");
   return end.bind(detail::sorted_values<E>{{}, e, a});
 }
 
@@ -125,7 +125,7 @@ template <expression E>
 auto argsort(const E& e, int axis) {
   constexpr int R = rank_v<E>;
   static_assert(R >= 1, "xf::argsort: a 0-d array has no axis to sort along");
-  const int a = detail::sort_axis<R>(axis, e.shape(), "xf::argsort");
+  const int a = detail::normalize_axis_of(axis, e.shape(), "xf::argsort");
   if (a == R - 1) return argsort(e);
   const auto moved = detail::as_array(e).transpose(detail::axis_last_order<R>(a));
   return argsort(moved).transpose(detail::axis_last_inverse<R>(a)).copy();
