@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <new>
 #include <string>
+#include <utility>
 
 #include <unistd.h>
 
@@ -240,6 +241,29 @@ inline buffer allocate_device(std::size_t bytes) {
   if (s.owner) s.owner->retain();
   return buffer::owning(p, device_block_deleter{bytes, dev, s.handle, s.owner});
 }
+
+// Temporary storage for CUB's device-wide algorithms, from the pool in stream order. run(call)
+// asks call(nullptr, bytes) how much it needs, grows the storage when it is short and runs
+// call(storage, bytes): storage kept from one call to the next (a loop over lines takes one
+// allocation), released, in stream order, with the object or handed on (take()).
+class temp_storage {
+ public:
+  template <class Call>
+  void run(const Call& call) {
+    std::size_t bytes = 0;
+    XF_CUDA_CHECK(call(nullptr, bytes));
+    if (bytes > bytes_ || !buffer_) {
+      buffer_ = allocate_device(bytes > 0 ? bytes : 1);
+      bytes_ = bytes > 0 ? bytes : 1;
+    }
+    XF_CUDA_CHECK(call(buffer_.get(), bytes));
+  }
+  std::pair<buffer, std::size_t> take() { return {std::move(buffer_), bytes_}; }
+
+ private:
+  buffer buffer_;
+  std::size_t bytes_ = 0;
+};
 
 // Host memory for host arrays: 64-byte aligned, pageable.
 inline buffer allocate_host(std::size_t bytes) {

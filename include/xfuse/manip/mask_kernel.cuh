@@ -44,13 +44,9 @@ void select_flagged_device(const T* values, const M& mask, index_t row_length, i
   const auto flags = make_index_iterator(flag_of_value<std::remove_cvref_t<decltype(p)>>{element, fast_divmod(row_length)});
   const cudaStream_t stream = current_slot(cur).handle;
   const buffer selected = allocate_device(sizeof(std::int64_t));  // CUB's count: known already
-  auto run = [&](void* temp, std::size_t& bytes) {
+  temp_storage().run([&](void* temp, std::size_t& bytes) {
     return cub::DeviceSelect::Flagged(temp, bytes, values, flags, out, static_cast<std::int64_t*>(selected.get()), total, stream);
-  };
-  std::size_t bytes = 0;
-  XF_CUDA_CHECK(run(nullptr, bytes));
-  const buffer temp = allocate_device(bytes > 0 ? bytes : 1);
-  XF_CUDA_CHECK(run(temp.get(), bytes));
+  });
 }
 
 }  // namespace xf::detail

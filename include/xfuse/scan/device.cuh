@@ -137,13 +137,9 @@ inline constexpr bool scans_plain_values = [] {
 
 template <class In, class Out, class Combine>
 void run_flat_scan(In values, Out out, Combine combine, index_t total, cudaStream_t stream) {
-  auto run = [&](void* temp, std::size_t& bytes) {
+  temp_storage().run([&](void* temp, std::size_t& bytes) {
     return cub::DeviceScan::InclusiveScan(temp, bytes, values, out, combine, total, stream);
-  };
-  std::size_t bytes = 0;
-  XF_CUDA_CHECK(run(nullptr, bytes));
-  const buffer temp = allocate_device(bytes > 0 ? bytes : 1);
-  XF_CUDA_CHECK(run(temp.get(), bytes));
+  });
 }
 
 // Scans the only line of p.reduced (p.kept has one position) into the contiguous result p.out.
@@ -228,14 +224,10 @@ void scan_device(const Plan& p, index_t step, int device, cudaStream_t stream) {
   const auto keys = make_index_iterator(scan_line_of{line_length});
   const auto values = make_index_iterator(scan_input_of<Plan>{p, line_length});
   const scan_output_iterator<Plan> out{p, line_length, step};
-  auto run = [&](void* temp, std::size_t& bytes) {
+  temp_storage().run([&](void* temp, std::size_t& bytes) {
     return cub::DeviceScan::InclusiveScanByKey(temp, bytes, keys, values, out, scan_combine<typename Plan::op_type>{p.op},
                                                total, ::cuda::std::equal_to<>{}, stream);
-  };
-  std::size_t bytes = 0;
-  XF_CUDA_CHECK(run(nullptr, bytes));
-  const buffer temp = allocate_device(bytes > 0 ? bytes : 1);
-  XF_CUDA_CHECK(run(temp.get(), bytes));
+  });
 }
 
 }  // namespace xf::detail

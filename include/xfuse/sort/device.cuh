@@ -39,18 +39,7 @@ struct line_offset {
 template <bool Pairs, class K>
 int radix_sort_lines(K* const keys[2], std::int64_t* const values[2], index_t n, index_t lines, int end_bit,
                      cudaStream_t stream, const K* from = nullptr, std::pair<buffer, std::size_t>* kept = nullptr) {
-  buffer temp;
-  std::size_t temp_bytes = 0;
-  // Runs a CUB call twice (size query, then the sort), reusing the temporary storage when it fits.
-  auto with_temp = [&](auto&& call) {
-    std::size_t bytes = 0;
-    XF_CUDA_CHECK(call(nullptr, bytes));
-    if (bytes > temp_bytes) {
-      temp = allocate_device(bytes);
-      temp_bytes = bytes;
-    }
-    XF_CUDA_CHECK(call(temp.get(), bytes));
-  };
+  temp_storage temp;  // one allocation for every line's sort
   int result = -1;
   // Lines whose sort ended in the other buffer are copied over (CUB's pass count depends only on
   // the bit range, so this does not happen in practice).
@@ -67,7 +56,7 @@ int radix_sort_lines(K* const keys[2], std::int64_t* const values[2], index_t n,
     for (index_t l = 0; l < lines; ++l) {
       cub::DoubleBuffer<K> kb(keys[0] + l * n, keys[1] + l * n);
       cub::DoubleBuffer<std::int64_t> vb(Pairs ? values[0] + l * n : nullptr, Pairs ? values[1] + l * n : nullptr);
-      with_temp([&](void* t, std::size_t& bytes) {
+      temp.run([&](void* t, std::size_t& bytes) {
         if constexpr (Pairs) return cub::DeviceRadixSort::SortPairs(t, bytes, kb, vb, n, 0, end_bit, stream);
         else if (from) return cub::DeviceRadixSort::SortKeys(t, bytes, from + l * n, keys[0] + l * n, n, 0, end_bit, stream);
         else return cub::DeviceRadixSort::SortKeys(t, bytes, kb, n, 0, end_bit, stream);
@@ -83,7 +72,7 @@ int radix_sort_lines(K* const keys[2], std::int64_t* const values[2], index_t n,
       cub::DoubleBuffer<K> kb(keys[0] + at, keys[1] + at);
       cub::DoubleBuffer<std::int64_t> vb(Pairs ? values[0] + at : nullptr, Pairs ? values[1] + at : nullptr);
       const int items = static_cast<int>(count * n), segments = static_cast<int>(count);
-      with_temp([&](void* t, std::size_t& bytes) {
+      temp.run([&](void* t, std::size_t& bytes) {
         if constexpr (Pairs)
           return cub::DeviceSegmentedRadixSort::SortPairs(t, bytes, kb, vb, items, segments, offsets, offsets + 1, 0,
                                                           end_bit, stream);
@@ -97,7 +86,7 @@ int radix_sort_lines(K* const keys[2], std::int64_t* const values[2], index_t n,
       settle(from ? 0 : kb.selector, at, count * n);
     }
   }
-  if (kept) *kept = {std::move(temp), temp_bytes};
+  if (kept) *kept = temp.take();
   return result < 0 ? 0 : result;
 }
 
