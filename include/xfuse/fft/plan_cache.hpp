@@ -15,7 +15,7 @@
 #include <string>
 
 #include "../core.hpp"
-#include "../linalg/backend/common.hpp"
+#include "../base/thread_state.hpp"
 #include "geometry.hpp"
 
 // cuFFT's LTO callbacks as cufftXtSetJITCallback(plan, symbol, ir, size, type, info): cuFFT 12.0

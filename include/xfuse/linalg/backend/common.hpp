@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// What the library backends share: one state (handles, workspaces) per device and host thread,
-// since cuBLAS and cuSOLVER handles must not be used by two threads at once and binding one
-// costs microseconds; the check of a dimension passed to a 32-bit interface (LAPACK's LP64
+// What the library backends share: their state (handles, workspaces) one per device and host
+// thread (base/thread_state.hpp: cuBLAS and cuSOLVER handles must not be used by two threads at
+// once, and binding one costs microseconds); the check of a dimension passed to a 32-bit interface (LAPACK's LP64
 // integers, cuBLAS's batched LU, cuSOLVER's typed routines); how BLAS reads one operand.
 #pragma once
 
@@ -10,27 +10,10 @@
 #include <string>
 
 #include "../../complex.hpp"
+#include "../../base/thread_state.hpp"
 #include "../../core.hpp"
 
 namespace xf::detail {
-
-inline constexpr int max_devices_with_state = 64;
-
-// The calling thread's State for device `dev`, default-constructed on first use; State::release()
-// runs when the thread ends (the CUDA context may already be gone then: it must not throw).
-template <class State>
-State& thread_state_for(int dev, const char* op) {
-  struct states {
-    std::array<State, max_devices_with_state> each;
-    ~states() {
-      for (State& s : each) s.release();
-    }
-  };
-  thread_local states cache;
-  if (dev < 0 || dev >= max_devices_with_state)
-    throw device_error(std::string(op) + ": device " + std::to_string(dev) + " out of range");
-  return cache.each[static_cast<std::size_t>(dev)];
-}
 
 // A dimension passed to a 32-bit interface.
 inline int lapack_int(index_t v, const char* op) {
