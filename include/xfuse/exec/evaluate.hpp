@@ -62,6 +62,29 @@ bool outputs_aligned(const OutPtr& out, const index_t* strides, const Aligned& a
   }
 }
 
+#if XF_CUDA_TU
+// A random draw alone into contiguous memory: its own fill kernel (group_fill.cuh). False, having
+// run nothing, for any other plan.
+template <class Plan>
+bool fill_group(const Plan& p, int cur) {
+  using Out = typename Plan::out_type;
+  if constexpr (Plan::L == 1 && std::is_same_v<typename Plan::fn_type, slot<0, Out>>) {
+    using Leaf = tuple_element_t<0, typename Plan::leaves_type>;
+    if constexpr (group_leaf<Leaf>) {
+      constexpr int W = Leaf::group_size;
+      if (p.lay.rank == 1 && p.lay.out_stride[0] == 1 && p.lay.stride[0][0] == 1 && p.lay.base[0] % W == 0 &&
+          reinterpret_cast<std::uintptr_t>(p.out) % (W * sizeof(Out) < 16 ? W * sizeof(Out) : 16) == 0) {
+        const int blocks = device(cur).multiprocessor_count() * 8;
+        group_fill_kernel<Leaf, Out><<<blocks, 256, 0, current_slot(cur).handle>>>(get<0>(p.leaves), p.out, p.lay.base[0] / W, p.lay.size);
+        XF_CUDA_CHECK(cudaGetLastError());
+        return true;
+      }
+    }
+  }
+  return false;
+}
+#endif
+
 // Runs expression `e` into the strided output `out` (shape `shape`, strides `strides`): a pointer,
 // or an output_set whose destinations share that layout (e then yields a tuple).
 template <class Space, class Policy = elementwise_policy, class OutPtr, std::size_t N, class E>
@@ -100,20 +123,7 @@ void run_expression(OutPtr out, int out_device, const std::array<index_t, N>& sh
       return true;
     };
 #if XF_CUDA_TU
-    // A random draw alone into contiguous memory: its own fill kernel (group_fill.cuh).
-    if constexpr (L == 1 && std::is_same_v<Fn, slot<0, Out>>) {
-      using Leaf = tuple_element_t<0, Descs>;
-      if constexpr (group_leaf<Leaf>) {
-        constexpr int W = Leaf::group_size;
-        if (p.lay.rank == 1 && p.lay.out_stride[0] == 1 && p.lay.stride[0][0] == 1 && p.lay.base[0] % W == 0 &&
-            reinterpret_cast<std::uintptr_t>(p.out) % (W * sizeof(Out) < 16 ? W * sizeof(Out) : 16) == 0) {
-          const int blocks = device(cur).multiprocessor_count() * 8;
-          group_fill_kernel<Leaf, Out><<<blocks, 256, 0, current_slot(cur).handle>>>(get<0>(p.leaves), p.out, p.lay.base[0] / W, p.lay.size);
-          XF_CUDA_CHECK(cudaGetLastError());
-          return;
-        }
-      }
-    }
+    if (fill_group(p, cur)) return;
 #endif
     p.row_chunks = p.lay.rank == 1 || p.lay.extent[0] % Plan::E == 0;
     p.out_vec = outputs_aligned(p.out, p.lay.out_stride, aligned);

@@ -15,78 +15,101 @@ struct launch_config {
   std::size_t smem_bytes = 0;  // dynamic shared memory (past default_dynamic_smem, an opt-in)
 };
 
+// Calls f(k, size of its element) for every leaf k of the plan that reads memory.
+template <class Plan, class F>
+void for_each_memory_leaf(const Plan&, F&& f) {
+  using Leaves = typename Plan::leaves_type;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          if constexpr (tuple_element_t<K, Leaves>::in_memory) f(K, sizeof(typename tuple_element_t<K, Leaves>::value_type));
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
+}
+
+// Marks the leaves that `wanted` accepts as staged in shared memory, each alias sharing its
+// source's region, `bytes_per_element` bytes of shared memory a byte of element, regions aligned
+// to `align`; returns the bytes (0 when none is staged).
+template <class Plan, class Wanted>
+std::size_t stage_leaves(Plan& p, const Wanted& wanted, std::size_t bytes_per_element, std::size_t align) {
+  std::size_t bytes = 0;
+  bool any = false;
+  for_each_memory_leaf(p, [&](int k, std::size_t size) {
+    if (p.alias[k] != k) {
+      p.staged[k] = p.staged[p.alias[k]];
+      p.smem_offset[k] = p.smem_offset[p.alias[k]];
+      return;
+    }
+    p.staged[k] = wanted(k);
+    if (!p.staged[k]) return;
+    any = true;
+    p.smem_offset[k] = static_cast<int>(bytes);
+    bytes += (size * bytes_per_element + align - 1) / align * align;
+  });
+  return any ? bytes : std::size_t{0};
+}
+
+template <class Plan>
+void unstage_leaves(Plan& p) {
+  for_each_memory_leaf(p, [&](int k, std::size_t) { p.staged[k] = false; });
+}
+
+// The tiled walk, for a plan whose output is contiguous along dimension 0 and whose leaves read
+// along dimension 1 (a transposed operand): those leaves go through shared memory as tiles.
+template <class Plan>
+launch_config choose_tiled(Plan& p, const launch_config& otherwise) {
+  const auto& lay = p.lay;
+  const std::size_t bytes = stage_leaves(
+      p,
+      [&](int k) {
+        const index_t s0 = lay.stride[k][0], s1 = lay.stride[k][1];
+        return s0 != 0 && s0 != 1 && s0 != -1 && (s1 == 1 || s1 == -1);
+      },
+      static_cast<std::size_t>(Plan::tile_side * (Plan::tile_side + 1)), 16);
+  if (bytes == 0 || bytes > default_dynamic_smem) {
+    unstage_leaves(p);
+    return otherwise;
+  }
+  p.mode = walk::tiled;
+  constexpr index_t t = Plan::tile_side;
+  const index_t tiles0 = (lay.extent[0] + t - 1) / t, tiles1 = (lay.extent[1] + t - 1) / t;
+  p.tile_count[0] = fast_divmod(tiles0);
+  p.tile_count[1] = fast_divmod(tiles1);
+  return {walk::tiled, tiles0 * tiles1 * (lay.size / (lay.extent[0] * lay.extent[1])), bytes};
+}
+
+// The bulk-copy walk (sm_90), for a contiguous plan: every contiguous leaf's tile arrives in shared
+// memory by one bulk copy.
+template <class Plan>
+launch_config choose_bulk(Plan& p, int cur, const launch_config& otherwise) {
+  const auto& lay = p.lay;
+  bool contiguous = true;
+  for_each_memory_leaf(p, [&](int k, std::size_t) {
+    contiguous = contiguous && (lay.stride[k][0] == 0 || (lay.stride[k][0] == 1 && p.vec[k]));
+  });
+  if (!contiguous) return otherwise;
+  const std::size_t bytes = stage_leaves(p, [&](int k) { return lay.stride[k][0] == 1; }, static_cast<std::size_t>(Plan::bulk_tile), 128);
+  if (bytes == 0 || bytes > device(cur).properties().sharedMemPerBlockOptin - 1024) {
+    unstage_leaves(p);
+    return otherwise;
+  }
+  p.mode = walk::bulk;
+  return {walk::bulk, (lay.size + Plan::bulk_tile - 1) / Plan::bulk_tile, bytes};
+}
+
 // Chooses how the kernel walks the elements and which leaves go through shared memory (recorded
 // in the plan, which the kernel reads), and the launch that covers them on device `cur`.
 template <class Plan>
 launch_config choose_launch(Plan& p, int cur) {
-  using Leaves = typename Plan::leaves_type;
   const auto& lay = p.lay;
-  auto for_each_memory_leaf = [&](auto&& f) {
-    [&]<int... K>(std::integer_sequence<int, K...>) {
-      (
-          [&] {
-            if constexpr (tuple_element_t<K, Leaves>::in_memory)
-              f(K, sizeof(typename tuple_element_t<K, Leaves>::value_type));
-          }(),
-          ...);
-    }(std::make_integer_sequence<int, Plan::L>{});
-  };
-  // Stage the leaves `wanted` accepts, each alias sharing its source's region.
-  auto stage = [&](auto wanted, std::size_t bytes_per_element, std::size_t align) {
-    std::size_t bytes = 0;
-    bool any = false;
-    for_each_memory_leaf([&](int k, std::size_t size) {
-      if (p.alias[k] != k) {
-        p.staged[k] = p.staged[p.alias[k]];
-        p.smem_offset[k] = p.smem_offset[p.alias[k]];
-        return;
-      }
-      p.staged[k] = wanted(k);
-      if (!p.staged[k]) return;
-      any = true;
-      p.smem_offset[k] = static_cast<int>(bytes);
-      bytes += (size * bytes_per_element + align - 1) / align * align;
-    });
-    return any ? bytes : std::size_t{0};
-  };
-  auto unstage = [&] { for_each_memory_leaf([&](int k, std::size_t) { p.staged[k] = false; }); };
-
   p.mode = walk::rows;
-  launch_config c{walk::rows, (lay.size + Plan::tile - 1) / Plan::tile, 0};
-  if (lay.rank >= 2 && lay.out_stride[0] == 1 && lay.extent[0] >= 8 && lay.extent[1] >= 8) {
-    const std::size_t bytes = stage(
-        [&](int k) {
-          const index_t s0 = lay.stride[k][0], s1 = lay.stride[k][1];
-          return s0 != 0 && s0 != 1 && s0 != -1 && (s1 == 1 || s1 == -1);
-        },
-        static_cast<std::size_t>(Plan::tile_side * (Plan::tile_side + 1)), 16);
-    if (bytes > 0 && bytes <= default_dynamic_smem) {
-      p.mode = walk::tiled;
-      constexpr index_t t = Plan::tile_side;
-      const index_t tiles0 = (lay.extent[0] + t - 1) / t, tiles1 = (lay.extent[1] + t - 1) / t;
-      p.tile_count[0] = fast_divmod(tiles0);
-      p.tile_count[1] = fast_divmod(tiles1);
-      return {walk::tiled, tiles0 * tiles1 * (lay.size / (lay.extent[0] * lay.extent[1])), bytes};
-    }
-    unstage();
-    return c;
-  }
+  const launch_config rows{walk::rows, (lay.size + Plan::tile - 1) / Plan::tile, 0};
+  if (lay.rank >= 2 && lay.out_stride[0] == 1 && lay.extent[0] >= 8 && lay.extent[1] >= 8) return choose_tiled(p, rows);
   if (Plan::policy::bulk_copy && lay.rank == 1 && lay.out_stride[0] == 1 && p.out_vec && lay.size >= Plan::bulk_tile &&
-      device(cur).properties().major >= 9) {
-    bool contiguous = true;
-    for_each_memory_leaf([&](int k, std::size_t) {
-      contiguous = contiguous && (lay.stride[k][0] == 0 || (lay.stride[k][0] == 1 && p.vec[k]));
-    });
-    if (contiguous) {
-      const std::size_t bytes = stage([&](int k) { return lay.stride[k][0] == 1; }, static_cast<std::size_t>(Plan::bulk_tile), 128);
-      if (bytes > 0 && bytes <= device(cur).properties().sharedMemPerBlockOptin - 1024) {
-        p.mode = walk::bulk;
-        return {walk::bulk, (lay.size + Plan::bulk_tile - 1) / Plan::bulk_tile, bytes};
-      }
-      unstage();
-    }
-  }
-  return c;
+      device(cur).properties().major >= 9)
+    return choose_bulk(p, cur, rows);
+  return rows;
 }
 
 }  // namespace xf::detail

@@ -43,6 +43,7 @@ enum class walk : unsigned char {
 
 template <class Fn, class Leaves, class Out, int R, class Policy = elementwise_policy>
 struct fused_plan {
+  using fn_type = Fn;
   using out_type = Out;
   using leaves_type = Leaves;
   using policy = Policy;
