@@ -2,9 +2,13 @@
 // operands.hpp, positions.hpp, host_loop.hpp, the reductions' split of a layout), against brute
 // force: each element's position computed from shape and strides alone, over random shapes,
 // strides and views of ranks 0 to 6 (tests/common/layout_cases.hpp). The GPU suite compares its
-// kernels with the host evaluator, so a mistake here would be invisible to it.
+// kernels with the host evaluator, so a mistake here would be invisible to it. And the device
+// reductions' launch decisions (reduce/config.hpp), which a wrong answer would not reveal either
+// (every configuration gives the same sums): each case's lanes and splits worked out from the
+// policy's rules by hand.
 #include <xfuse/exec/operands.hpp>
 #include <xfuse/exec/positions.hpp>
+#include <xfuse/reduce/config.hpp>
 
 #include "../common/layout_cases.hpp"
 
@@ -137,4 +141,66 @@ TEST_CASE("slices, transposes, new axes and broadcast_to read the positions they
 
 TEST_CASE("reductions, scans and sorts of random views against long double: host arrays", "[layout][host][reduce]") {
   reductions_of_views<xf::host>(40, 8);
+}
+
+namespace {
+
+// What choose_reduce_config reads of a reduction plan: one leaf in memory, E elements a chunk.
+struct one_float_leaf {
+  static constexpr bool in_memory = true;
+  using value_type = float;
+};
+template <int E_>
+struct reduce_plan_shape {
+  static constexpr int L = 1, E = E_;
+  using leaves_type = xf::detail::tuple<one_float_leaf>;
+  struct {
+    index_t size;
+    int rank;
+    index_t stride[1][1];
+  } reduced;
+  struct {
+    index_t size;
+  } kept;
+};
+
+reduce_plan_shape<4> reduction(index_t results, index_t elements, index_t stride) {
+  reduce_plan_shape<4> p{};
+  p.kept.size = results;
+  p.reduced.size = elements;
+  p.reduced.rank = 1;
+  p.reduced.stride[0][0] = stride;
+  return p;
+}
+
+struct few_splits : xf::detail::reduce_policy {
+  static constexpr int min_elements_per_split_thread = 64;
+};
+
+}  // namespace
+
+TEST_CASE("device reductions choose their lanes and splits by the policy's rules", "[reduce][host]") {
+  using xf::detail::choose_reduce_config;
+  const index_t slots = 132 * 5;  // an H100 holding five blocks an SM
+  // sum of 1e8 contiguous floats: a block on the one result, split to fill one wave (660 splits,
+  // under the 1e8 / (256 * 8) the elements allow), each split's share rounded up to whole chunks.
+  auto c = choose_reduce_config(reduction(1, 100'000'000, 1), slots);
+  CHECK((c.r_fast && c.r_lanes == 256 && c.o_lanes == 1 && c.splits == 660 && c.chunked));
+  CHECK(c.chunk == 151516);  // ceil(1e8 / 660) = 151516, a multiple of 4
+  // Row sums of 8192^2: a block a row, enough blocks for a wave, no split.
+  c = choose_reduce_config(reduction(8192, 8192, 1), slots);
+  CHECK((c.r_lanes == 256 && c.o_lanes == 1 && c.splits == 1 && c.chunk == 8192));
+  // 2^20 rows of 64: a warp a row (64 < 8 * 256), eight rows a block.
+  c = choose_reduce_config(reduction(1 << 20, 64, 1), slots);
+  CHECK((c.r_fast && c.r_lanes == 32 && c.o_lanes == 8 && c.splits == 1));
+  // Column sums of 8192^2 (the reduced elements 8192 apart): 32 results a block across threads, 8
+  // lanes each; 256 blocks, so each column splits in 660 / 256 = 2.
+  c = choose_reduce_config(reduction(8192, 8192, 8192), slots);
+  CHECK((!c.r_fast && c.r_lanes == 8 && c.o_lanes == 32 && c.splits == 2 && c.chunk == 4096 && !c.chunked));
+  // 1000 elements: a warp, and only 1000 / (32 * 8) = 3 splits (at least 8 elements a thread).
+  c = choose_reduce_config(reduction(1, 1000, 1), slots);
+  CHECK((c.r_lanes == 32 && c.splits == 3 && c.chunk == 336));  // ceil(1000 / 3) = 334, up to 336
+  // A policy asking for 64 elements a thread leaves those 1000 elements unsplit.
+  c = choose_reduce_config<reduce_plan_shape<4>, few_splits>(reduction(1, 1000, 1), slots);
+  CHECK((c.splits == 1 && c.chunk == 1000));
 }

@@ -6,26 +6,18 @@
 // many elements split the elements over blocks (`splits`, one wave of resident blocks), whose
 // partial accumulators a second, small kernel folds. A full reduction is the one-result case
 // (CUB's DeviceReduce shape, at a quarter of its build time and 0.98 of its speed: see
-// docs/performance.md).
+// docs/performance.md). CUB's split: the tuning in policy.hpp, the launch decisions on the host in
+// config.hpp (unit-tested without a GPU), the kernels here, the launch in dispatch.cuh.
 #pragma once
 
 #include "../exec/leaf_loads.cuh"
 #include "../exec/programmatic.cuh"
+#include "config.hpp"
 #include "plan.hpp"
 #include "policy.hpp"
 
 #if XF_CUDA_TU
 namespace xf::detail {
-
-// The launch of one reduction, chosen on the host (choose_reduce_config).
-struct reduce_config {
-  int o_lanes = 1, r_lanes = 256;  // o_lanes * r_lanes == reduce_threads
-  bool r_fast = true;              // consecutive threads take consecutive reduced elements
-  int splits = 1;                  // blocks sharing one result's elements
-  index_t chunk = 0;               // reduced elements per split (a multiple of E when chunked)
-  bool chunked = false;            // lanes take chunks of E consecutive elements (r_fast, rank-1 reduced layout)
-};
-inline constexpr int reduce_threads = reduce_policy::block_threads;
 
 // How a lane reads a chunk of E reduced elements, decided once outside the loops.
 enum class chunk_load {
@@ -339,105 +331,6 @@ __global__ void __launch_bounds__(reduce_threads) reduce_splits_kernel(const __g
     index_t kept_pos[Plan::slots], out_pos;
     layout_positions(p.kept, p.kept_narrow, o, kept_pos, out_pos);
     p.out[out_pos] = p.op.finish(s[t], p.reduced.size);
-  }
-}
-
-// Whether every result's elements are E-aligned contiguous runs in every leaf held in memory
-// (or broadcast along them): then chunks load with 16-byte accesses.
-template <class Plan>
-bool vector_chunks(const Plan& p) {
-  if (Plan::E == 1 || p.reduced.rank != 1) return false;
-  bool ok = true;
-  [&]<int... K>(std::integer_sequence<int, K...>) {
-    (
-        [&] {
-          using Leaf = tuple_element_t<K, typename Plan::leaves_type>;
-          if constexpr (Leaf::in_memory) {
-            const index_t s = p.reduced.stride[K][0];
-            if (s == 0) return;
-            constexpr index_t bytes = static_cast<index_t>(sizeof(typename Leaf::value_type)) * Plan::E;
-            ok = ok && s == 1 && reinterpret_cast<std::uintptr_t>(get<K>(p.leaves).ptr + p.kept.base[K]) % bytes == 0;
-            for (int d = 0; d < p.kept.rank && ok; ++d)
-              ok = (p.kept.stride[K][d] * static_cast<index_t>(sizeof(typename Leaf::value_type))) % bytes == 0;
-          }
-        }(),
-        ...);
-  }(std::make_integer_sequence<int, Plan::L>{});
-  return ok;
-}
-
-// How a reduction spreads over the GPU, which holds `slots` blocks of the kernel at once.
-template <class Plan>
-reduce_config choose_reduce_config(const Plan& p, index_t slots) {
-  const index_t n_out = p.kept.size, n_red = p.reduced.size;
-  reduce_config c;
-  bool contiguous_along_reduced = false;
-  for (int k = 0; k < Plan::L; ++k) {
-    const index_t s = p.reduced.stride[k][0];
-    contiguous_along_reduced = contiguous_along_reduced || s == 1 || s == -1;
-  }
-  c.r_fast = contiguous_along_reduced || n_out == 1;
-  if (c.r_fast) {
-    // A block per result while each thread still gets 8 elements: many small blocks even out the
-    // last wave (a warp per row of 8192 floats left a wave half empty); a warp per short row.
-    c.r_lanes = n_red >= reduce_policy::elements_per_thread_for_a_block * reduce_threads ? reduce_threads
-                                                                                        : reduce_policy::warp_lanes;
-  } else {
-    // Consecutive results across the block, a few threads splitting each result's elements.
-    c.r_lanes = reduce_policy::column_lanes;
-  }
-  c.o_lanes = reduce_threads / c.r_lanes;
-  const index_t blocks = (n_out + c.o_lanes - 1) / c.o_lanes;
-  // Fewer blocks than the GPU holds: split each result's elements so that one full wave runs
-  // (any count, not a power of two: every SM gets the same work), at least 64 elements a thread.
-  // (Two, four and eight waves measured no faster: bench/results/H200/evidence/reduce_waves.txt.)
-  index_t splits = 1;
-  if (blocks < slots) {
-    splits = slots / blocks;
-    const index_t most = n_red / (static_cast<index_t>(c.r_lanes) * reduce_policy::min_elements_per_split_thread);
-    if (splits > most) splits = most > 0 ? most : 1;
-    if (splits > reduce_policy::max_splits) splits = reduce_policy::max_splits;
-  }
-  c.splits = static_cast<int>(splits);
-  c.chunk = (n_red + splits - 1) / splits;
-  c.chunked = c.r_fast && p.reduced.rank == 1 && Plan::E > 1;
-  if (c.chunked) c.chunk = (c.chunk + Plan::E - 1) / Plan::E * Plan::E;
-  return c;
-}
-
-template <class Plan>
-void reduce_axes_device(Plan p, int device, cudaStream_t stream) {
-  using Acc = typename Plan::acc_type;
-  // Blocks of this kernel an SM holds (registers decide: 5 for a float sum, not 8).
-  static const int per_sm = [] {
-    int n = 0;
-    XF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, reduce_kernel<Plan>, reduce_threads, 0));
-    return n > 0 ? n : 1;
-  }();
-  const reduce_config c =
-      choose_reduce_config(p, static_cast<index_t>(xf::device(device).multiprocessor_count()) * per_sm);
-  p.vector = c.chunked && vector_chunks(p);
-  // One leaf only: for two (sum(x * y)) the mode took 56 registers instead of 48 and measured
-  // slower (0.87 against 0.89 of CUB's bandwidth, bench/results/H200/evidence/reduce_dense_two_leaves.json).
-  // Or one leaf after merging (sum(x * x)): the same loads, every other leaf reading through it.
-  const bool one_leaf = Plan::L == 1 || (p.merged && merged_leaf_count<typename Plan::leaves_type> == 1);
-  p.dense = one_leaf && p.vector && [&]<int... K>(std::integer_sequence<int, K...>) {
-    return ((!tuple_element_t<K, typename Plan::leaves_type>::in_memory || p.reduced.stride[K][0] == 1) && ...);
-  }(std::make_integer_sequence<int, Plan::L>{});
-  const index_t blocks = (p.kept.size + c.o_lanes - 1) / c.o_lanes;
-  if (blocks > INT_MAX) throw error("xf: reduction with too many results for one launch (" + std::to_string(p.kept.size) + ")");
-  buffer partial;
-  if (c.splits > 1) partial = allocate_device(sizeof(Acc) * static_cast<std::size_t>(c.splits) * static_cast<std::size_t>(p.kept.size));
-  launch_programmatic(reduce_kernel<Plan>, dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(c.splits)), reduce_threads, 0, stream,
-                      device, p, c, static_cast<Acc*>(partial.get()));
-  if (c.splits > 1) {
-    // Threads per result: about one per split, at most a block.
-    int lanes = 1;
-    while (lanes * 2 <= reduce_threads && lanes * 2 <= c.splits) lanes *= 2;
-    const index_t per_block = reduce_threads / lanes;
-    const index_t finish_blocks = (p.kept.size + per_block - 1) / per_block;
-    launch_programmatic(reduce_splits_kernel<Plan>, dim3(static_cast<unsigned>(finish_blocks)), reduce_threads, 0, stream, device, p,
-                        c.splits, lanes, static_cast<const Acc*>(partial.get()));
   }
 }
 

@@ -4,6 +4,8 @@
 // docs/performance.md and bench/results/H200/evidence/reduce_*.
 #pragma once
 
+#include "../base/config.hpp"
+
 namespace xf::detail {
 
 struct reduce_policy {
@@ -26,6 +28,17 @@ struct reduce_policy {
   static constexpr int max_splits = 65535;  // gridDim.y
   // Elements left over after whole chunks: this many per lane in flight.
   static constexpr int elements_per_round = 8;
+};
+
+inline constexpr int reduce_threads = reduce_policy::block_threads;
+
+// The launch of one reduction, chosen on the host (choose_reduce_config).
+struct reduce_config {
+  int o_lanes = 1, r_lanes = 256;  // o_lanes * r_lanes == reduce_threads
+  bool r_fast = true;              // consecutive threads take consecutive reduced elements
+  int splits = 1;                  // blocks sharing one result's elements
+  index_t chunk = 0;               // reduced elements per split (a multiple of E when chunked)
+  bool chunked = false;            // lanes take chunks of E consecutive elements (r_fast, rank-1 reduced layout)
 };
 
 }  // namespace xf::detail

@@ -9,7 +9,7 @@
 
 #include "../base/nvtx_emit.hpp"
 #include "../core.hpp"
-#include "kernel.cuh"
+#include "dispatch.cuh"
 #include "pending.hpp"
 #include "plan.hpp"
 
