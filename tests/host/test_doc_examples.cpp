@@ -193,9 +193,12 @@ TEST_CASE("docs: library results compose", "[docs][compose]") {
   out.assign(xf::softmax(x, 1));                  // written straight into out: no result array
   auto y = xf::eval(2.0f * xf::softmax(x, 1) + b);  // on device arrays, one kernel
   out += xf::layer_norm(x, 1);                    // reads out where it writes: one kernel too
+  xf::array<float, 2, xf::host> s({2, 3});
+  s.assign(xf::sort(-x));                         // the sort writes s itself: [[-3, -2, -1], [-2, -2, -2]]
   auto c = xf::cumsum(x, 1);                      // computed here, at the end of the statement,
   x.assign(0.0f);                                 // so this does not change c: [[1, 3, 6], [2, 4, 6]]
   // example-end
+  CHECK(xf::to_host(s) == std::vector<float>{-3, -2, -1, -2, -2, -2});
   const auto yh = xf::to_host(y), oh = xf::to_host(out);
   CHECK(std::abs(yh[0] - 2 * 0.09003057f) < 1e-6f);
   CHECK(std::abs(yh[1] - (2 * 0.24472847f + 1)) < 1e-6f);
