@@ -32,11 +32,11 @@ namespace xf::detail {
 
 // A producer's description, and an expression that holds one among its operands.
 template <class E>
-inline constexpr bool is_producer = requires { std::remove_cvref_t<E>::xf_producer; };
+struct producer_kind : std::bool_constant<requires { E::xf_producer; }> {};
 template <class E>
-inline constexpr bool holds_producer = is_producer<E>;
-template <class Op, class... Cs>
-inline constexpr bool holds_producer<node<Op, Cs...>> = (holds_producer<Cs> || ...);
+inline constexpr bool is_producer = producer_kind<std::remove_cvref_t<E>>::value;
+template <class E>
+inline constexpr bool holds_producer = holds_kind<producer_kind, E>;
 
 // Calls f(p) for each producer p among e's operands, depth first, left to right.
 template <class E, class F>

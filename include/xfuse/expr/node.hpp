@@ -266,6 +266,17 @@ auto make_node(const Op& op, const X&... x) {
 
 }  // namespace detail
 
+namespace detail {
+
+// Whether E is an operand of a kind (Kind<E>::value), or has one among its operands at any depth
+// of nodes: the described reductions, scans and producers that evaluation looks for.
+template <template <class> class Kind, class E>
+inline constexpr bool holds_kind = Kind<std::remove_cvref_t<E>>::value;
+template <template <class> class Kind, class Op, class... Cs>
+inline constexpr bool holds_kind<Kind, node<Op, Cs...>> = (holds_kind<Kind, Cs> || ...);
+
+}  // namespace detail
+
 // Something that may stand beside an expression in an operator: an expression or a C++ scalar.
 template <class X>
 concept operand = expression<X> || weak_scalar<X>;

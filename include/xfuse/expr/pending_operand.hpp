@@ -15,22 +15,20 @@
 
 namespace xf::detail {
 
-// A described reduction (pending_reduction) itself.
+// A described reduction (pending_reduction), and an expression that holds one.
 template <class E>
-inline constexpr bool is_pending_operand = requires { std::remove_cvref_t<E>::xf_pending_reduction; };
-
-// An expression that has a described reduction among its operands, at any depth of nodes.
+struct pending_reduction_kind : std::bool_constant<requires { E::xf_pending_reduction; }> {};
 template <class E>
-inline constexpr bool holds_pending_reduction = is_pending_operand<E>;
-template <class Op, class... Cs>
-inline constexpr bool holds_pending_reduction<node<Op, Cs...>> = (holds_pending_reduction<Cs> || ...);
+inline constexpr bool is_pending_operand = pending_reduction_kind<std::remove_cvref_t<E>>::value;
+template <class E>
+inline constexpr bool holds_pending_reduction = holds_kind<pending_reduction_kind, E>;
 
 // A described scan (scan/pending.hpp: xf::lazy::cumsum), and an expression that holds one.
 template <class E>
-inline constexpr bool is_pending_scan = requires { std::remove_cvref_t<E>::xf_pending_scan; };
+struct pending_scan_kind : std::bool_constant<requires { E::xf_pending_scan; }> {};
 template <class E>
-inline constexpr bool holds_pending_scan = is_pending_scan<E>;
-template <class Op, class... Cs>
-inline constexpr bool holds_pending_scan<node<Op, Cs...>> = (holds_pending_scan<Cs> || ...);
+inline constexpr bool is_pending_scan = pending_scan_kind<std::remove_cvref_t<E>>::value;
+template <class E>
+inline constexpr bool holds_pending_scan = holds_kind<pending_scan_kind, E>;
 
 }  // namespace xf::detail
