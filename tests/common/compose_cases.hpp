@@ -203,8 +203,18 @@ void statement_rule() {
   auto s = xf::softmax(x, 1);
   auto doubled = T(2) * xf::softmax(x, 1);
   auto c = xf::cumsum(x, 0);
+  auto sorted = xf::sort(x, 0);
   x.assign(T(0));
   require_near(xf::to_host(s), want, "auto s = softmax(x, 1); x.assign(0); s", 0);
+  // The sort too ran by the end of its statement: its columns are v's, sorted.
+  const auto got_sorted = xf::to_host(sorted);
+  for (index_t j = 0; j < 33; ++j) {
+    std::vector<T> column(64);
+    for (index_t i = 0; i < 64; ++i) column[static_cast<std::size_t>(i)] = v[static_cast<std::size_t>(i * 33 + j)];
+    std::sort(column.begin(), column.end());
+    for (index_t i = 0; i < 64; ++i)
+      CHECK(got_sorted[static_cast<std::size_t>(i * 33 + j)] == column[static_cast<std::size_t>(i)]);
+  }
   std::vector<double> want_doubled(want.size());
   for (std::size_t k = 0; k < want.size(); ++k) want_doubled[k] = static_cast<double>(T(2) * static_cast<T>(want[k]));
   require_near(xf::to_host(xf::eval(doubled)), want_doubled, "auto e = 2 * softmax(x, 1); x.assign(0); e", 0);
@@ -223,6 +233,7 @@ void statement_rule() {
   CHECK_THROWS_AS((void)xf::softmax(x, 2), xf::shape_error);
   CHECK_THROWS_AS((void)xf::layer_norm(x, 1, 1e-5, xf::asarray<T, S>(std::vector<T>(5, T(1)), {5})), xf::shape_error);
   CHECK_THROWS_AS((void)xf::cumsum(x, -3), xf::shape_error);
+  CHECK_THROWS_AS((void)xf::sort(x, 2), xf::shape_error);
 }
 
 // Scans written straight into destinations and into further expressions.
