@@ -17,6 +17,7 @@
 #include <xfuse/norm.hpp>
 #include <xfuse/scan.hpp>
 #include <xfuse/softmax.hpp>
+#include <xfuse/quantile.hpp>
 #include <xfuse/sort.hpp>
 
 #include "check.hpp"
@@ -336,6 +337,24 @@ void sorts(index_t m, index_t n) {
   require_same(xf::to_host(out), stable_sorted_rows(negated, m, n), "out.assign(sort(-x))" + shape);
   const auto columns = xf::to_host(xf::sort(x.T().copy(), 0).T().copy());
   require_same(columns, want, "sort(x.T(), 0)" + shape);
+  // A producer as the input of library calls that take arrays: the rows' sort sorted again along
+  // axis 0, and the median of each sorted row (NaN where the row has one, as NumPy's).
+  std::vector<T> by_columns(v.size());
+  for (index_t j = 0; j < n; ++j) {
+    std::vector<T> column(static_cast<std::size_t>(m));
+    for (index_t i = 0; i < m; ++i) column[static_cast<std::size_t>(i)] = want[static_cast<std::size_t>(i * n + j)];
+    column = stable_sorted_rows(column, 1, m);
+    for (index_t i = 0; i < m; ++i) by_columns[static_cast<std::size_t>(i * n + j)] = column[static_cast<std::size_t>(i)];
+  }
+  require_same(xf::to_host(xf::array<T, 2, S>(xf::sort(xf::sort(x), 0))), by_columns, "sort(sort(x), 0)" + shape);
+  const auto medians = xf::to_host(xf::median(xf::sort(x), 1));
+  for (index_t i = 0; i < m; ++i) {
+    const T* row = want.data() + i * n;
+    const double mid = (static_cast<double>(row[(n - 1) / 2]) + static_cast<double>(row[n / 2])) / 2;
+    const double expect = std::isnan(row[n - 1]) ? std::numeric_limits<double>::quiet_NaN() : mid;
+    const double got = static_cast<double>(medians[static_cast<std::size_t>(i)]);
+    CHECK(((std::isnan(expect) && std::isnan(got)) || got == static_cast<double>(static_cast<T>(expect)) || std::fabs(got - expect) <= 1e-6 * std::fabs(expect)));
+  }
   // A destination the sort reads in part: row r of z written with the sorted row r + 1 ...
   if (m > 1) {
     auto z = x.copy();

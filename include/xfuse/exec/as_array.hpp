@@ -20,11 +20,13 @@ template <class... E>
 using operands_space_t = typename operands_space<E...>::type;
 
 // e as an array in Space (by default its own, the device for a generator): the array itself (no
-// copy), an expression evaluated once.
+// copy), an expression evaluated once. A producer's description (xf::softmax(x, 1), xf::sort(x))
+// reads as an array but is not one: it becomes the array of its result (the result itself, no
+// copy, when already computed).
 template <class Space = void, class E>
 auto as_array(const E& e) {
   using S = std::conditional_t<std::is_void_v<Space>, operands_space_t<E>, Space>;
-  if constexpr (requires { e.data(); }) {
+  if constexpr (requires { e.data(); } && !is_producer<E>) {
     static_assert(std::is_same_v<space_t<E>, S>, "xfuse: an array operand lives in another space (host vs device) than the call");
     return e;
   } else {

@@ -17,6 +17,7 @@
 #include <memory>
 #include <type_traits>
 
+#include "../exec/as_array.hpp"
 #include "../exec/produced.hpp"
 #include "../exec/layout.hpp"
 #include "device.cuh"
@@ -24,14 +25,6 @@
 #include "../base/nvtx_emit.hpp"
 
 namespace xf::detail {
-
-// e as an array: the array itself, an expression evaluated once.
-template <class E>
-auto array_of(const E& e) {
-  using A = array<value_t<E>, rank_v<E>, resolved_space_t<space_t<E>>>;
-  if constexpr (std::is_same_v<std::remove_cvref_t<E>, A>) return e;
-  else return A(e);
-}
 
 // The order of xf::sort on the host: NaN after every number, -0.0 == +0.0.
 struct sort_less {
@@ -99,13 +92,13 @@ void sort_into(const array<T, R, S>& dst, const E& e, int axis) {
   const nvtx_range range("xf::sort");
   if (dst.size() == 0) return;
   if constexpr (std::is_same_v<T, V>) {
-    if (axis == R - 1 && dst.is_contiguous()) return sort_c_ordered(dst, array_of(e));
+    if (axis == R - 1 && dst.is_contiguous()) return sort_c_ordered(dst, as_array(e));
   }
   // Any other destination or axis: the lines, moved last, sorted in a C-ordered array, written
   // back through the inverse view.
-  const auto moved = array_of(e).transpose(axis_last_order<R>(axis));
+  const auto moved = as_array(e).transpose(axis_last_order<R>(axis));
   const array<V, R, S> lines(moved.shape());
-  sort_c_ordered(lines, array_of(moved));
+  sort_c_ordered(lines, as_array(moved));
   dst.assign(lines.transpose(axis_last_inverse<R>(axis)));
 }
 
