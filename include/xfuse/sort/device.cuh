@@ -130,12 +130,15 @@ __global__ void move_nans_last(T* data, T* scratch, index_t n, index_t total, co
   }
 }
 
-// Bytes nans_last needs for `lines` lines of n values of T: room for the lines, the counts (16-byte
-// aligned after the values: an odd count of 2-byte values would not be) and a flag.
+// nans_last's scratch: room for the lines' values, then the counts (16-byte aligned: after an odd
+// count of 2-byte values they would not be), then a flag.
+template <class T>
+std::size_t nans_last_counts_at(index_t n, index_t lines) {
+  return (static_cast<std::size_t>(n * lines) * sizeof(T) + 15) / 16 * 16;
+}
 template <class T>
 std::size_t nans_last_bytes(index_t n, index_t lines) {
-  const std::size_t values = (static_cast<std::size_t>(n * lines) * sizeof(T) + 15) / 16 * 16;
-  return values + static_cast<std::size_t>(lines) * sizeof(index_t) + sizeof(int);
+  return nans_last_counts_at<T>(n, lines) + static_cast<std::size_t>(lines) * sizeof(index_t) + sizeof(int);
 }
 
 // `scratch` (bytes long) is memory free in stream order: the sort's temporary storage, or the
@@ -149,7 +152,7 @@ void nans_last(T* data, index_t n, index_t lines, void* scratch, std::size_t byt
     scratch = own.get();
   }
   auto* const base = static_cast<unsigned char*>(scratch);
-  index_t* const counts = reinterpret_cast<index_t*>(base + (nans_last_bytes<T>(n, lines) - sizeof(int) - static_cast<std::size_t>(lines) * sizeof(index_t)));
+  index_t* const counts = reinterpret_cast<index_t*>(base + nans_last_counts_at<T>(n, lines));
   int* const any = reinterpret_cast<int*>(counts + lines);
   XF_CUDA_CHECK(cudaMemsetAsync(any, 0, sizeof(int), stream));
   count_leading_nans<<<static_cast<unsigned>((lines + 255) / 256), 256, 0, stream>>>(data, n, lines, counts, any);
