@@ -174,6 +174,73 @@ void alpha_beta(benchmark::State& state) {
   state.counters["vs_unfused"] = unfused_ms / ms;
 }
 
+// act(A B + bias) into a preallocated n x n array, act = relu, gelu_tanh or none (range 1: 0, 1, 2):
+// one cuBLASLt call with the bias and the activation in its store. Ratios in the same run:
+// `vs_plain_gemm` the plain product into the same array (cuBLAS, no bias, no activation) over this,
+// `vs_unfused` the unfused form (the product into an array, then one element-wise pass) over this;
+// new_array_ms the same statement into a new array.
+template <class T>
+void epilogue(benchmark::State& state) {
+  const xf::index_t n = state.range(0);
+  const int act = static_cast<int>(state.range(1));
+  const auto a = random_matrix<T>(n, n), b = random_matrix<T>(n, n);
+  const xf::array<T, 1> bias = random_array<double>(n, -1, 1).astype<T>();
+  xf::array<T, 2> y({n, n}), p({n, n}), fresh;
+  const auto fused = [&] {
+    if (act == 0) y.assign(xf::relu(xf::matmul(a, b) + bias));
+    else if (act == 1) y.assign(xf::gelu_tanh(xf::matmul(a, b) + bias));
+    else y.assign(xf::matmul(a, b) + bias);
+  };
+  const auto unfused = [&] {
+    p.assign(xf::matmul(a, b));
+    if (act == 0) y.assign(xf::relu(p + bias));
+    else if (act == 1) y.assign(xf::gelu_tanh(p + bias));
+    else y.assign(p + bias);
+  };
+  const auto fresh_array = [&] {
+    if (act == 0) fresh = xf::relu(xf::matmul(a, b) + bias);
+    else if (act == 1) fresh = xf::gelu_tanh(xf::matmul(a, b) + bias);
+    else fresh = xf::matmul(a, b) + bias;
+  };
+  const auto plain = [&] { p.assign(xf::matmul(a, b)); };
+  // Interleaved rounds (clocks drift over seconds of GEMMs): the median of each over three rounds.
+  std::vector<double> f, u, pl, nw;
+  for (int round = 0; round < 3; ++round) {
+    f.push_back(median_ms(fused, 9));
+    u.push_back(median_ms(unfused, 9));
+    pl.push_back(median_ms(plain, 9));
+    nw.push_back(median_ms(fresh_array, 9));
+  }
+  const auto mid = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  const double ms = mid(f), unfused_ms = mid(u), plain_ms = mid(pl), new_ms = mid(nw);
+  // The fused and unfused results agree to the product's rounding (cuBLASLt and cuBLAS may pick
+  // different algorithms).
+  fused();
+  unfused();
+  const xf::array<T, 2> again = y.copy();
+  fused();
+  const double diff = xf::max(xf::abs(y.template astype<float>() - again.template astype<float>())).item();
+  // cuBLASLt and cuBLAS may sum in other orders: float to 2^-16 of the largest value (128 units in
+  // the last place over 4096 terms), bfloat16 to 2 units in the last place of it.
+  const double largest = xf::max(xf::abs(again.template astype<float>())).item();
+  const double tol = largest * (std::is_same_v<T, float> ? 0x1p-16 : 0x1p-6);
+  if (!(diff <= tol)) {
+    std::fprintf(stderr, "epilogue %d: fused and unfused differ by %g\n", act, diff);
+    std::abort();
+  }
+  for (auto _ : state) state.SetIterationTime(ms / 1e3);
+  state.counters["ms"] = ms;
+  state.counters["TFLOPs"] = 2.0 * n * n * n / (ms * 1e9);
+  state.counters["plain_gemm_ms"] = plain_ms;
+  state.counters["vs_plain_gemm"] = plain_ms / ms;
+  state.counters["unfused_ms"] = unfused_ms;
+  state.counters["vs_unfused"] = unfused_ms / ms;
+  state.counters["new_array_ms"] = new_ms;
+}
+
 // 1000 products of 64 x 64: one strided-batched call.
 void batched(benchmark::State& state) {
   const xf::index_t count = 1000, n = 64;
@@ -651,6 +718,8 @@ BENCHMARK(einsum_batched)->Name("einsum/bij,bjk->bik/f32")->Args({1000, 64})->Ar
 BENCHMARK(integer_square)->Name("matmul/i32")->Arg(1024)->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(square_transposed)->Name("matmul/A.T()@B/f32")->Arg(4096)->UseManualTime()->Iterations(1);
 BENCHMARK(alpha_beta)->Name("matmul/2AB+0.5C_inplace/f32")->Arg(1024)->Arg(4096)->UseManualTime()->Iterations(1);
+BENCHMARK(epilogue<float>)->Name("matmul/epilogue/f32")->Args({4096, 0})->Args({4096, 1})->Args({4096, 2})->UseManualTime()->Iterations(1);
+BENCHMARK(epilogue<xf::bfloat16>)->Name("matmul/epilogue/bf16")->Args({4096, 0})->Args({4096, 1})->Args({4096, 2})->Args({8192, 0})->UseManualTime()->Iterations(1);
 BENCHMARK(batched)->Name("matmul/batched/1000x64x64/f32")->UseManualTime()->Iterations(1);
 BENCHMARK(host_cost)->Name("matmul/host_cost/64x64/f32")->UseManualTime()->Iterations(1);
 BENCHMARK(solve_case<float>)->Name("solve/f32")->Arg(512)->Arg(4096)->UseManualTime()->Iterations(1);

@@ -67,7 +67,7 @@ if(NOT TARGET xfuse_linalg)
   add_library(xfuse_linalg INTERFACE)
   add_library(xfuse::linalg ALIAS xfuse_linalg)
   set_target_properties(xfuse_linalg PROPERTIES EXPORT_NAME linalg)
-  target_link_libraries(xfuse_linalg INTERFACE xfuse CUDA::cublas CUDA::cusolver BLAS::BLAS LAPACK::LAPACK)
+  target_link_libraries(xfuse_linalg INTERFACE xfuse CUDA::cublas CUDA::cublasLt CUDA::cusolver BLAS::BLAS LAPACK::LAPACK)
 endif()
 
 # xfuse::fft: what <xfuse/fft.hpp> links: cuFFT for device arrays (the host transform is xfuse's

@@ -32,7 +32,8 @@ PREFIXES = {"xf::linalg": ("numpy.linalg", "solve inv det slogdet cholesky qr sv
             "xf::memory_pool": ("cupy.cuda.MemoryPool", "used_bytes total_bytes free_bytes free_all_blocks set_limit get_limit"),
             "xf::pinned_memory_pool": ("cupy.cuda.PinnedMemoryPool", "n_free_blocks free_all_blocks")}
 OVERRIDES = {  # counterparts that follow no rule above ("group name" keys one header's row); "" for none
-    "xf::erf": "scipy.special.erf", "xf::erfc": "scipy.special.erfc", "xf::astype": "numpy.ndarray.astype",
+    "xf::erf": "scipy.special.erf", "xf::erfc": "scipy.special.erfc", "xf::relu": "torch.relu", "xf::gelu": "torch.nn.functional.gelu", "xf::gelu_tanh": "torch.nn.functional.gelu(approximate='tanh')",
+    "xf::astype": "numpy.ndarray.astype",
     "xf::delete_": "numpy.delete", "xf::stat_length": "numpy.pad",
     "xf::array": "numpy.ndarray", "xf::array::get": "cupy.ndarray.get", "xf::array::device_id": "cupy.ndarray.device",
     "xf::array::dtype_name": "numpy.ndarray.dtype", "xf::array::is_contiguous": "numpy.ndarray.flags",

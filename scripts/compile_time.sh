@@ -42,7 +42,7 @@ kernels=$(nvcc "${flags[@]}" -c "$here/examples/one_expression.cu" -o "$tmp/k.o"
   echo "x - lazy::cumsum(x) / n, in the scan's kernel, <xfuse/scan.hpp>: $(time_build "$tmp/scan_consumer.cu") s"
   echo "one sort of a float array, <xfuse/sort.hpp>: $(time_build "$tmp/one_sort.cu") s"
   echo "one softmax of an expression, <xfuse/softmax.hpp>: $(time_build "$tmp/one_softmax.cu") s"
-  echo "one matmul, <xfuse/linalg.hpp> (+ link cuBLAS, OpenBLAS): $(time_build "$tmp/one_matmul.cu" -lcublas -lopenblas) s"
+  echo "one matmul, <xfuse/linalg.hpp> (+ link cuBLAS, OpenBLAS): $(time_build "$tmp/one_matmul.cu" -lcublas -lcublasLt -lopenblas) s"
   echo "kernels instantiated by the program:     $kernels (one per expression materialised)"
 } | tee ${out:+"$out"}
 rm -rf "$tmp"

@@ -107,7 +107,7 @@ if [[ $bench == 1 ]]; then
     done
   fi
   if python3 -c "import torch" 2>/dev/null; then
-    for suite in elementwise rows; do
+    for suite in elementwise rows linalg; do
       [[ ",$only," == *",$suite"* ]] || continue
       echo "== PyTorch eager and torch.compile, same cases ($suite)"
       python3 "$here/bench/torch_$suite.py" "$out/torch_$suite.json" ${XF_TORCH_ONLY:+"$XF_TORCH_ONLY"} 2>&1 | grep -v Warning || true

@@ -332,6 +332,149 @@ void matmul_alpha_beta() {
   }
 }
 
+// The names of the NVTX ranges a statement opens (through the hooks of base/nvtx.hpp): which
+// library calls and fused evaluations ran.
+struct range_log {
+  static std::vector<std::string>& names() {
+    static std::vector<std::string> n;
+    return n;
+  }
+  range_log() : saved_(xf::detail::nvtx_api) {
+    names().clear();
+    xf::detail::nvtx_api.push = [](const char* name) { names().emplace_back(name); };
+    xf::detail::nvtx_api.pop = [] {};
+  }
+  ~range_log() { xf::detail::nvtx_api = saved_; }
+  range_log(const range_log&) = delete;
+  range_log& operator=(const range_log&) = delete;
+
+ private:
+  xf::detail::nvtx_hooks saved_;
+};
+
+// relu(p), gelu_tanh(p) and maximum(p, 0) of a product p = a @ b [+ bias row | * alpha + beta * c]
+// (device arrays: one cuBLASLt call with the bias and the activation in its store), against
+// act(reference) from the triple loop: new arrays, preallocated destinations, transposed and
+// copied operands, a destination that is an operand, a bias that is not aligned, and NaN rows
+// (relu keeps NaN, as torch.relu). `fused`: require that the forms cuBLASLt takes ran as that one
+// call and nothing else, or only report what ran.
+enum class epilogue_check { none, required, reported };
+template <class Space, class T>
+void matmul_epilogues(xf::index_t m, xf::index_t k, xf::index_t n, epilogue_check fused) {
+  const auto um = static_cast<std::size_t>(m), uk = static_cast<std::size_t>(k), un = static_cast<std::size_t>(n);
+  auto av = uniform<T>(um * uk, -1, 1);
+  av[0] = T(std::numeric_limits<float>::quiet_NaN());  // row 0 of the product is NaN
+  const auto bv = uniform<T>(uk * un, -1, 1), cv = uniform<T>(um * un, -1, 1);
+  const auto biasv = uniform<T>(un + 1, -1, 1);  // [1:] is a bias 2 or 4 bytes past an aligned start
+  const auto a = xf::asarray<T, Space>(av, {m, k});
+  const auto b = xf::asarray<T, Space>(bv, {k, n});
+  const auto c = xf::asarray<T, Space>(cv, {m, n});
+  const auto bias_all = xf::asarray<T, Space>(biasv, {n + 1});
+  const auto bias = bias_all(xf::slice(0, n)), bias_late = bias_all(xf::slice(1, n + 1));
+  std::vector<cd> ab;
+  std::vector<double> ab_scale;
+  ref_matmul(av, bv, um, uk, un, ab, ab_scale);
+  const std::string name = std::string(xf::dtype_name<T>) + " " + std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n);
+  const double gelu_slack = 1.2;  // |gelu'| <= 1.13: the product's error grows by at most that
+  // act(alpha * ab + beta * addend(i, j)), checked element by element; NaN where the product is.
+  const auto check = [&](const xf::array<T, 2, Space>& got_array, auto act, double alpha, double beta, auto addend, const std::string& what) {
+    const auto got = xf::to_host(got_array);
+    REQUIRE(got.size() == um * un);
+    const double acc = accumulation_eps<T>() * static_cast<double>(uk + 2);
+    const double out = std::is_same_v<T, xf::half> ? 9.8e-4 : std::is_same_v<T, xf::bfloat16> ? 7.9e-3 : 0;
+    for (std::size_t i = 0; i < um; ++i)
+      for (std::size_t j = 0; j < un; ++j) {
+        const std::size_t e = i * un + j;
+        const double pre = alpha * ab[e].real() + beta * addend(i, j);
+        const double want = act(pre), g = xf::detail::convert<double>(got[e]);
+        INFO(name << " " << what << " element (" << i << ", " << j << "): got " << g << ", want " << want);
+        if (std::isnan(want)) {
+          REQUIRE(std::isnan(g));
+          continue;
+        }
+        // The tanh form may evaluate tanh to about 2^-11 (cuBLASLt's GELU): a relative term.
+        const double fn = what.find("gelu") != std::string::npos ? 1e-3 : 0;
+        const double scale = std::abs(alpha) * ab_scale[e] + 2 * std::abs(beta * addend(i, j));
+        // 16-bit types round the product, then the sum with the addend, then the activation.
+        REQUIRE(std::abs(g - want) <= gelu_slack * (acc * scale + out * (std::abs(alpha * ab[e].real()) + std::abs(beta * addend(i, j)) + std::abs(pre))) + (out + fn) * std::abs(want) + 1e-300);
+      }
+  };
+  const auto relu = [](double x) { return std::isnan(x) ? x : x < 0 ? 0.0 : x; };
+  const auto gelu_tanh = [](double x) { return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))); };
+  const auto bias_at = [&](std::size_t, std::size_t j) { return xf::detail::convert<double>(biasv[j]); };
+  const auto late_at = [&](std::size_t, std::size_t j) { return xf::detail::convert<double>(biasv[j + 1]); };
+  const auto c_at = [&](std::size_t i, std::size_t j) { return xf::detail::convert<double>(cv[i * un + j]); };
+  const auto none = [](std::size_t, std::size_t) { return 0.0; };
+  // One cuBLASLt call and nothing else (device), or whatever the plain path runs (host).
+  const auto one_call = [&](const std::vector<std::string>& ran, const std::string& what) {
+    const bool one = ran == std::vector<std::string>{"xf::matmul (cuBLASLt epilogue)"};
+    if (fused == epilogue_check::reported) WARN(name << " " << what << (one ? ": one cuBLASLt call" : ": the plain path"));
+    if (fused != epilogue_check::required) return;
+    INFO(name << " " << what << ": " << ran.size() << " ranges, the first " << (ran.empty() ? "" : ran[0]));
+    REQUIRE(one);
+  };
+
+  xf::array<T, 2, Space> y({m, n});
+  {
+    const range_log log;
+    const xf::array<T, 2, Space> r = xf::relu(xf::matmul(a, b) + bias);
+    one_call(range_log::names(), "new relu(a @ b + bias)");
+    check(r, relu, 1, 1, bias_at, "relu(a @ b + bias)");
+  }
+  {
+    const range_log log;
+    y.assign(xf::relu(xf::matmul(a, b) + bias));
+    one_call(range_log::names(), "y.assign(relu(a @ b + bias))");
+    check(y, relu, 1, 1, bias_at, "y.assign(relu(a @ b + bias))");
+  }
+  {
+    const range_log log;
+    y.assign(xf::gelu_tanh(xf::matmul(a, b) + bias));
+    one_call(range_log::names(), "y.assign(gelu_tanh(a @ b + bias))");
+    check(y, gelu_tanh, 1, 1, bias_at, "gelu_tanh(a @ b + bias)");
+  }
+  {
+    const range_log log;
+    const auto r = xf::eval(xf::maximum(2.0f * xf::matmul(a, b) + bias, 0));
+    one_call(range_log::names(), "eval(maximum(2 * a @ b + bias, 0))");
+    check(r, relu, 2, 1, bias_at, "maximum(2 * a @ b + bias, 0)");
+  }
+  {
+    const range_log log;
+    y.assign(xf::maximum(0.0, xf::matmul(a, b)));
+    one_call(range_log::names(), "y.assign(maximum(0, a @ b))");
+    check(y, relu, 1, 0, none, "maximum(0, a @ b)");
+  }
+  {
+    const range_log log;
+    y.assign(xf::matmul(a, b) + bias);
+    one_call(range_log::names(), "y.assign(a @ b + bias)");
+    check(y, [](double x) { return x; }, 1, 1, bias_at, "a @ b + bias");
+  }
+  // A full addend: copied into y, then read as beta * c in the same call.
+  y.assign(xf::relu(xf::matmul(a, b) * 0.5f + -2.0f * c));
+  check(y, relu, 0.5, -2, c_at, "relu(0.5 * a @ b - 2 * c)");
+  // maximum with another scalar is not relu: the plain path.
+  y.assign(xf::maximum(xf::matmul(a, b) + bias, 0.25f));
+  check(y, [&](double x) { return std::isnan(x) ? x : x < 0.25 ? 0.25 : x; }, 1, 1, bias_at, "maximum(a @ b + bias, 0.25)");
+  // Operands transposed (BLAS flags) and reversed (copied once); a bias 2 or 4 bytes off alignment.
+  const auto at = xf::eval(a.T()).T();
+  const auto b_rev = xf::eval(b(xf::all, xf::slice(xf::_, xf::_, -1)))(xf::all, xf::slice(xf::_, xf::_, -1));
+  y.assign(xf::relu(xf::matmul(at, b_rev) + bias_late));
+  check(y, relu, 1, 1, late_at, "relu(a.T().T() @ reversed b + unaligned bias)");
+  // A destination that is an operand: square, q.assign(relu(q @ w + bias)) reads q while writing it.
+  if (m == k && k == n) {
+    xf::array<T, 2, Space> q = a.copy();
+    q.assign(xf::relu(xf::matmul(q, b) + bias));
+    check(q, relu, 1, 1, bias_at, "q.assign(relu(q @ b + bias)), q an operand");
+  }
+  // A product held in a variable: used after a fused statement, it is computed then (same values).
+  const auto p = xf::matmul(a, b) + bias;
+  y.assign(xf::relu(p));
+  check(y, relu, 1, 1, bias_at, "relu(p), p held");
+  check(xf::eval(p + 0.0f), [](double x) { return x; }, 1, 1, bias_at, "p + 0 after relu(p)");
+}
+
 // np.dot and np.vdot of two integer vectors of type T: [max, max, 3, min] . [2, max, 5, -1]
 // (unsigned: [max, max, 3, 7] . [2, max, 5, 3]), in T, wrapped as NumPy's integers wrap.
 template <class Space, class T>

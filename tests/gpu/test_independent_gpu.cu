@@ -59,6 +59,10 @@ void real_functions() {
   device_unary<T>("sin", uniform<T>(n, -10, 10), UNARY(sin), ref([](ld x) { return sinl(x); }), rt, rt);
   device_unary<T>("tanh", uniform<T>(n, -5, 5), UNARY(tanh), ref([](ld x) { return tanhl(x); }), rt, rt);
   device_unary<T>("erfc", uniform<T>(n, -3, 3), UNARY(erfc), ref([](ld x) { return erfcl(x); }), rt, rt);
+  device_unary<T>("relu", uniform<T>(n, -10, 10), UNARY(relu), ref([](ld x) { return x < 0 ? 0.0L : x; }), 0, 0);
+  device_unary<T>("gelu", uniform<T>(n, -6, 6), UNARY(gelu), ref([](ld x) { return x / 2 * (1 + erfl(x / sqrtl(2.0L))); }), rt, rt);
+  device_unary<T>("gelu_tanh", uniform<T>(n, -6, 6), UNARY(gelu_tanh),
+                  ref([](ld x) { return x / 2 * (1 + tanhl(sqrtl(2 / acosl(-1.0L)) * (x + 0.044715L * x * x * x))); }), rt, rt);
   device_unary<T>("arctan", uniform<T>(n, -10, 10), UNARY(arctan), ref([](ld x) { return atanl(x); }), rt, rt);
   device_unary<T>("floor", uniform<T>(n, -10, 10), UNARY(floor), ref([](ld x) { return floorl(x); }), 0, 0);
   const auto x = uniform<T>(n, -100, 100), y = uniform<T>(n, -100, 100), nz = uniform<T>(n, 0.5, 9);

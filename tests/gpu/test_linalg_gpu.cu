@@ -26,6 +26,16 @@ TEST_CASE("alpha * matmul + beta * c as one GEMM on device arrays", "[gpu][linal
   matmul_alpha_beta<xf::device, xf::complex128>();
 }
 
+TEST_CASE("relu, gelu_tanh and a bias row in cuBLASLt's store on device arrays", "[gpu][linalg][epilogue]") {
+  using check = epilogue_check;
+  matmul_epilogues<xf::device, float>(48, 32, 40, check::required);
+  matmul_epilogues<xf::device, float>(256, 256, 256, check::required);
+  matmul_epilogues<xf::device, xf::bfloat16>(64, 96, 128, check::required);
+  matmul_epilogues<xf::device, xf::half>(64, 64, 64, check::required);
+  matmul_epilogues<xf::device, double>(48, 32, 40, check::reported);
+  matmul_epilogues<xf::device, float>(9, 7, 5, check::reported);  // odd leading dimensions
+}
+
 TEST_CASE("dot, vdot, inner, outer, trace and mixed types on device arrays", "[gpu][linalg]") {
   products_and_mixed_types<xf::device>();
 }

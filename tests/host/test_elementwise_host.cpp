@@ -42,6 +42,10 @@ void float_functions() {
   host_unary<T>("arctanh", uniform<T>(n, -0.95, 0.95), UNARY(arctanh), real_ref([](ld x) { return atanhl(x); }), rt, at);
   host_unary<T>("erf", uniform<T>(n, -3, 3), UNARY(erf), real_ref([](ld x) { return erfl(x); }), rt, at);
   host_unary<T>("erfc", uniform<T>(n, -3, 3), UNARY(erfc), real_ref([](ld x) { return erfcl(x); }), rt, at);
+  host_unary<T>("relu", uniform<T>(n, -10, 10), UNARY(relu), real_ref([](ld x) { return x < 0 ? 0.0L : x; }), 0, 0);
+  host_unary<T>("gelu", uniform<T>(n, -6, 6), UNARY(gelu), real_ref([](ld x) { return x / 2 * (1 + erfl(x / sqrtl(2.0L))); }), rt, at);
+  host_unary<T>("gelu_tanh", uniform<T>(n, -6, 6), UNARY(gelu_tanh),
+                real_ref([](ld x) { return x / 2 * (1 + tanhl(sqrtl(2 / acosl(-1.0L)) * (x + 0.044715L * x * x * x))); }), rt, at);
   host_unary<T>("floor", uniform<T>(n, -10, 10), UNARY(floor), real_ref([](ld x) { return floorl(x); }), 0, 0);
   host_unary<T>("ceil", uniform<T>(n, -10, 10), UNARY(ceil), real_ref([](ld x) { return ceill(x); }), 0, 0);
   host_unary<T>("trunc", uniform<T>(n, -10, 10), UNARY(trunc), real_ref([](ld x) { return truncl(x); }), 0, 0);
@@ -110,6 +114,10 @@ TEMPLATE_TEST_CASE("NaN and infinity classification", "[elementwise][host]", xf:
     const ld a = to_ld(x), b = to_ld(y);
     return from_ld<T>(std::isnan(a) || std::isnan(b) ? NAN : (a <= b ? a : b));
   }, 0, 0);
+  // relu keeps NaN (torch.relu) and maps -inf to 0; gelu is torch's formula, NaN at -inf as there.
+  host_unary<T>("relu", in, UNARY(relu), [](const T& x) { const ld a = to_ld(x); return from_ld<T>(a < 0 ? 0.0L : a); }, 0, 0);
+  const auto gelu_formula = [](const T& x) { const ld a = to_ld(x); return from_ld<T>(a / 2 * (1 + erfl(a / sqrtl(2.0L)))); };
+  host_unary<T>("gelu", in, UNARY(gelu), gelu_formula, fn_rtol<T>(), fn_rtol<T>());
 }
 
 TEMPLATE_TEST_CASE("complex functions match std::complex<long double>", "[elementwise][host][complex]",

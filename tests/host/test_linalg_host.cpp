@@ -24,6 +24,12 @@ TEST_CASE("alpha * matmul + beta * c as one GEMM on host arrays", "[host][linalg
   matmul_alpha_beta<xf::host, xf::complex128>();
 }
 
+TEST_CASE("relu, gelu_tanh and maximum of products with a bias row on host arrays", "[host][linalg][epilogue]") {
+  matmul_epilogues<xf::host, float>(9, 7, 5, epilogue_check::none);
+  matmul_epilogues<xf::host, double>(16, 16, 16, epilogue_check::none);
+  matmul_epilogues<xf::host, xf::bfloat16>(8, 12, 6, epilogue_check::none);
+}
+
 TEST_CASE("dot, vdot, inner, outer, trace and mixed types on host arrays", "[host][linalg]") {
   products_and_mixed_types<xf::host>();
 }

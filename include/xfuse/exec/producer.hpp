@@ -11,7 +11,8 @@
 // that uses the producer (or the producer itself), into dst in the producer's kernel, or returns
 // false having run nothing; evaluation (evaluate.hpp) asks the producers of every expression it
 // writes (feed_producer). Producers: the row functions (rows/produced_rows.hpp), the scans
-// (scan/pending.hpp), the described reductions (reduce/pending.hpp) and sort (sort/sorted.hpp).
+// (scan/pending.hpp), the described reductions (reduce/pending.hpp), sort (sort/sorted.hpp) and
+// the matrix product (linalg/product.hpp: cuBLASLt's bias and activation epilogues).
 //
 // A description made by an eager function (xf::softmax, xf::cumsum) is computed by the end of the
 // statement that made it unless a destination or a consumer took it there (statement_end): after
@@ -69,15 +70,23 @@ bool feed_producer(const Dst& dst, const E& e, const char* op) {
   return done;
 }
 
-// Whether e uses one producer's values only (a producer used twice shares its state).
+// A producer whose kernel is a library call (a matrix product on cuBLASLt): it takes only the
+// consumers that library runs in its store; to another producer's kernel it is a leaf, its result.
+template <class E>
+inline constexpr bool is_library_producer = requires { std::remove_cvref_t<E>::xf_library_producer; };
+
+// Whether e uses one producer's values only (a producer used twice shares its state); library
+// producers are read as leaves.
 template <class E>
 bool one_producer(const E& e) {
   const void* state = nullptr;
   bool one = true;
   for_each_producer(e, [&](const auto& p) {
-    const void* s = p.state.get();
-    one = one && (state == nullptr || state == s);
-    state = s;
+    if constexpr (!is_library_producer<decltype(p)>) {
+      const void* s = p.state.get();
+      one = one && (state == nullptr || state == s);
+      state = s;
+    }
   });
   return one;
 }

@@ -1032,6 +1032,50 @@ XF_FLOAT_FN(erf, r_erf, c_exp, false)
 XF_FLOAT_FN(erfc, r_erfc, c_exp, false)
 #undef XF_FLOAT_FN
 
+// ---------------------------------------------------------------- activations (PyTorch's)
+// relu(x) = max(x, 0), NaN kept (torch.relu); integers keep their type.
+struct relu : elementwise<relu> {
+  XF_OP_NAME(relu);
+  template <class... W>
+  struct signature : same_sig<W...> {
+    XF_NO_COMPLEX(relu, promoted_t<W...>);
+    XF_NO_BOOL(relu, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T a) const {
+    if constexpr (std::is_unsigned_v<T>) return a;
+    else return a < T(0) ? T(0) : a;  // NaN compares false: kept
+  }
+};
+
+// gelu(x) = x/2 (1 + erf(x / sqrt 2)): torch.nn.functional.gelu's default.
+struct gelu : elementwise<gelu> {
+  XF_OP_NAME(gelu);
+  template <class... W>
+  struct signature : float_sig<W...> {
+    XF_NO_COMPLEX(gelu, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T x) const {
+    return T(0.5) * x * (T(1) + math::r_erf(x * T(0.7071067811865475244008443621048490)));
+  }
+};
+
+// The tanh approximation, gelu(x, approximate="tanh") in PyTorch, as cuBLASLt's GELU epilogue
+// computes it: x/2 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+struct gelu_tanh : elementwise<gelu_tanh> {
+  XF_OP_NAME(gelu_tanh);
+  template <class... W>
+  struct signature : float_sig<W...> {
+    XF_NO_COMPLEX(gelu_tanh, promoted_t<W...>);
+  };
+  template <class T>
+  XF_HD XF_FORCEINLINE T apply(T x) const {
+    const T inner = T(0.7978845608028653558798921198687637) * (x + T(0.044715) * x * x * x);
+    return T(0.5) * x * (T(1) + math::r_tanh(inner));
+  }
+};
+
 // floor, ceil, trunc: integers and bool pass through unchanged (same type), as in NumPy 2.
 #define XF_ROUNDING_FN(NAME, REAL)                                      \
   struct NAME : elementwise<NAME> {                                     \

@@ -202,6 +202,21 @@ void matmul_into(array<T, RA, Space> a, array<T, RB, Space> b, const matmul_shap
   }
 }
 
+// The single product of a plan without batches, as cuBLASLt takes it (backend/cublaslt.hpp): the
+// operands placed as for BLAS (a copy where one cannot be read in place; a and b then hold it).
+template <class T, int RA, int RB, class Space>
+lt_product place_single_product(array<T, RA, Space>& a, array<T, RB, Space>& b, const matmul_shapes<RA, RB>& p) {
+  constexpr int NB = matmul_shapes<RA, RB>::batch_rank;
+  std::array<index_t, NB> sa{}, sb{};
+  lt_product call;
+  call.m = p.m;
+  call.n = p.n;
+  call.k = p.k;
+  place_operand<NB>(a, true, p.m, p.k, sa, call.a);
+  place_operand<NB>(b, false, p.k, p.n, sb, call.b);
+  return call;
+}
+
 // a @ b into a new C-contiguous array (device: on a's device and its current stream).
 template <class T, int RA, int RB, class Space>
 array<T, matmul_rank(RA, RB), Space> matmul_arrays(const array<T, RA, Space>& a, const array<T, RB, Space>& b, const matmul_options& opt,

@@ -6,9 +6,16 @@
 //   c += xf::matmul(a, b);                                       // one GEMM into c's memory (beta = 1)
 //   c.assign(xf::matmul(a, b) - c);                              // the same, beta = -1
 //
-// A product is an expression like any other: inside a larger expression (`xf::matmul(a, b) + 1`,
-// `xf::sum(xf::matmul(a, b))`) it is evaluated once into a temporary, which the element-wise kernel
-// then reads. Its operands are taken when the product is created (expressions among them are
+// On device arrays, a bias row and an activation run in cuBLASLt's store (one call, written
+// straight into the destination):
+//
+//   xf::array<float, 2> y = xf::relu(xf::matmul(x, w) + bias);    // RELU_BIAS epilogue
+//   y.assign(xf::gelu_tanh(xf::matmul(x, w) + bias));             // GELU_BIAS (PyTorch's tanh form)
+//   y.assign(xf::matmul(x, w) + bias);                            // BIAS: no broadcast copy of bias
+//
+// Otherwise a product is an expression like any other: inside a larger expression
+// (`xf::matmul(a, b) + 1`, `xf::sum(xf::matmul(a, b))`) it is evaluated once into a temporary,
+// which the element-wise kernel then reads. Its operands are taken when the product is created (expressions among them are
 // evaluated then); the product runs when it is first used and keeps its result, so a product
 // held in `auto p = xf::matmul(a, b)` runs once however often it is read.
 #pragma once
@@ -19,11 +26,19 @@
 #include "gemm.hpp"
 
 namespace xf {
+namespace detail {
+template <class E>
+struct lt_consumer;  // below: the consumers cuBLASLt runs in a product's store
+}  // namespace detail
 
 template <class T, int RA, int RB, class Space, bool WithC = false>
 class matmul_expr {
  public:
   using xf_expression_tag = void;
+  // A producer (exec/producer.hpp) whose kernel is a library call: it takes the consumers that
+  // cuBLASLt runs in its store (xf_feed), and is a leaf, its result, to everything else.
+  static constexpr bool xf_producer = true;
+  static constexpr bool xf_library_producer = true;
   using value_type = T;
   using space = Space;
   static constexpr int rank = detail::matmul_rank(RA, RB);
@@ -78,6 +93,7 @@ class matmul_expr {
   template <int RD>
   void xf_assign_into(const array<T, RD, Space>& dst) const {
     if constexpr (RD == rank) {
+      if (bias_row() != nullptr && run_in_store(dst, detail::gemm_activation::none)) return;
       if (!state_->done && writable_in_place(dst)) {
         [[maybe_unused]] const auto on_device = guard();
         if constexpr (WithC) {
@@ -90,6 +106,20 @@ class matmul_expr {
       }
     }
     detail::assign_into(dst, eval(), "xf::array::assign");
+  }
+
+  // The producer protocol: e, this product under an activation cuBLASLt applies in its store
+  // (relu, gelu_tanh, maximum with 0), written into dst by one cuBLASLt call. False, having run
+  // nothing, for any other expression or where cuBLASLt cannot.
+  template <class Dst, class E>
+  bool xf_feed(const Dst& dst, const E& e, const char*) const {
+    using C = detail::lt_consumer<E>;
+    if constexpr (C::ok && std::is_same_v<typename C::product, matmul_expr> && std::is_same_v<Dst, result_type>) {
+      const detail::gemm_activation act = C::activation(e);
+      return act != detail::gemm_activation::none && run_in_store(dst, act);
+    } else {
+      return false;
+    }
   }
 
   // s * (a @ b) [+ beta * c]: a new product (it never shares a result with this one).
@@ -139,6 +169,10 @@ class matmul_expr {
   result_type compute() const {
     [[maybe_unused]] const auto on_device = guard();
     if constexpr (WithC) {
+      if (bias_row() != nullptr) {  // + a bias row: cuBLASLt adds it in its store
+        result_type d(shape_);
+        if (run_in_store(d, detail::gemm_activation::none)) return d;
+      }
       if (shape_ != plan_.out) {  // c makes the result larger than the product: add it after
         result_type p(plan_.out);
         run_into(p, scalar_type(0));
@@ -153,6 +187,52 @@ class matmul_expr {
       run_into(c, scalar_type(0));
     }
     return c;
+  }
+
+  // The addend as cuBLASLt's bias: one row of n contiguous elements added once (beta 1) to a
+  // product of rank 2 or more whose rows have n elements. Null otherwise.
+  const T* bias_row() const {
+    if constexpr (!WithC || rank < 2 || RB == 1 || !std::is_same_v<Space, device> || is_complex<T>) {
+      return nullptr;
+    } else {
+      if (beta_ != scalar_type(1) || c_.shape(rank - 1) != plan_.n || (plan_.n > 1 && c_.strides()[rank - 1] != 1)) return nullptr;
+      for (int i = 0; i + 1 < rank; ++i)
+        if (c_.shape(i) != 1) return nullptr;
+      return detail::pointer_alignment(c_.data()) >= 16 ? c_.data() : nullptr;
+    }
+  }
+
+  // act(this) into dst by one cuBLASLt call: the bias row added in its store, or a full addend
+  // copied into dst first and read as beta * c. False, having changed nothing, where cuBLASLt
+  // cannot: host or complex products, batches, an empty sum, a destination BLAS cannot write, the
+  // bias inside the destination, no cuBLASLt algorithm.
+  bool run_in_store(const result_type& dst, detail::gemm_activation act) const {
+    if constexpr (!std::is_same_v<Space, device> || is_complex<T>) {
+      return false;
+    } else {
+      if (state_->done || plan_.k == 0 || !writable_in_place(dst)) return false;
+      for (const index_t e : plan_.batch)
+        if (e != 1) return false;
+      const T* bias = bias_row();
+      if (bias == nullptr && (!WithC || act == detail::gemm_activation::none)) return false;
+      if (bias != nullptr && bias + plan_.n > dst.data() && bias < dst.data() + dst.size()) return false;
+      [[maybe_unused]] const auto on_device = guard();
+      const detail::nvtx_range range("xf::matmul (cuBLASLt epilogue)");
+      array<T, RA, Space> a = a_;
+      array<T, RB, Space> b = b_;
+      detail::lt_product call = detail::place_single_product(a, b, plan_);
+      call.d = dst.data();
+      call.bias = bias;
+      call.activation = act;
+      call.tf32 = opt_.allow_tf32;
+      call.reads_d = WithC && bias == nullptr && beta_ != scalar_type(0);
+      const detail::lt_gemm<T> gemm(a_.device_id(), call);
+      if (!gemm.found()) return false;
+      if constexpr (WithC)
+        if (bias == nullptr && !same_view(c_, dst)) dst.assign(c_);
+      gemm.run(alpha_, call.reads_d ? beta_ : scalar_type(0));
+      return true;
+    }
   }
 
   bool writable_in_place(const array<T, rank, Space>& dst) const {
@@ -182,6 +262,40 @@ template <class P>
 inline constexpr bool is_matmul_expr = false;
 template <class T, int RA, int RB, class S, bool W>
 inline constexpr bool is_matmul_expr<matmul_expr<T, RA, RB, S, W>> = true;
+
+// The consumers cuBLASLt runs in a product's store: relu(p), gelu_tanh(p), maximum(p, 0) and
+// maximum(0, p), p a product. activation(e) is none where the scalar is not 0.
+template <class E>
+struct lt_consumer {
+  static constexpr bool ok = false;
+  using product = void;
+};
+template <class Op, class P, gemm_activation A>
+struct lt_unary_consumer {
+  static constexpr bool ok = is_matmul_expr<P>;
+  using product = P;
+  static gemm_activation activation(const node<Op, P>&) { return A; }
+};
+template <class P>
+struct lt_consumer<node<ops::relu, P>> : lt_unary_consumer<ops::relu, P, gemm_activation::relu> {};
+template <class P>
+struct lt_consumer<node<ops::gelu_tanh, P>> : lt_unary_consumer<ops::gelu_tanh, P, gemm_activation::gelu_tanh> {};
+template <class P, class S>
+struct lt_consumer<node<ops::maximum, P, scalar_node<S>>> {
+  static constexpr bool ok = is_matmul_expr<P>;
+  using product = P;
+  static gemm_activation activation(const node<ops::maximum, P, scalar_node<S>>& e) {
+    return get<1>(e.children()).value() == S(0) ? gemm_activation::relu : gemm_activation::none;
+  }
+};
+template <class S, class P>
+struct lt_consumer<node<ops::maximum, scalar_node<S>, P>> {
+  static constexpr bool ok = is_matmul_expr<P>;
+  using product = P;
+  static gemm_activation activation(const node<ops::maximum, scalar_node<S>, P>& e) {
+    return get<0>(e.children()).value() == S(0) ? gemm_activation::relu : gemm_activation::none;
+  }
+};
 
 // A C++ scalar that scales a product of T without changing its element type (NEP 50).
 template <class S, class T>
