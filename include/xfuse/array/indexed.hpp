@@ -18,7 +18,7 @@
 #include <string>
 #include <utility>
 
-#include "array.hpp"
+#include "selection.hpp"
 
 namespace xf::detail {
 
@@ -29,14 +29,12 @@ template <class T, int R, class S, class I, int RI, class V>
 void scatter_by_index(const array<T, R, S>& a, const array<I, RI, S>& idx, int axis, const V& values, const char* op);
 
 template <class T, int R, class S, class I, int RI>
-class indexed {
+class indexed : public selection_result<indexed<T, R, S, I, RI>, T, R - 1 + RI, S> {
  public:
-  using xf_expression_tag = void;
-  using value_type = T;
-  using space = S;
-  static constexpr int rank = R - 1 + RI;
-  static constexpr int leaf_count = 1;
-  using result_type = array<T, rank, S>;
+  using base = selection_result<indexed<T, R, S, I, RI>, T, R - 1 + RI, S>;
+  using base::eval;
+  using typename base::result_type;
+  static constexpr int rank = base::rank;
 
   indexed(array<T, R, S> a, array<I, RI, S> idx, int axis)
       : a_(std::move(a)), idx_(std::move(idx)), axis_(axis) {
@@ -46,14 +44,8 @@ class indexed {
     }
   }
 
-  const result_type& eval() const {
-    if (!done_) {
-      value_ = gather_by_index(a_, idx_, axis_, "xf::array(index array)");
-      done_ = true;
-    }
-    return value_;
-  }
-  operator result_type() const { return eval(); }  // NOLINT: implicit, like an array
+  // The gathered values (selection_result calls it once).
+  result_type select() const { return gather_by_index(a_, idx_, axis_, "xf::array(index array)"); }
   const dims<rank>& shape() const noexcept { return shape_; }
   index_t shape(int axis) const {
     const int a = axis < 0 ? axis + rank : axis;
@@ -62,25 +54,6 @@ class indexed {
     return shape_[static_cast<std::size_t>(a)];
   }
   index_t size() const noexcept { return product(shape_); }
-  static constexpr int ndim() noexcept { return rank; }
-  T item() const { return eval().item(); }
-  array<T, rank, host> get() const
-    requires std::is_same_v<S, device>
-  {
-    return eval().get();
-  }
-
-  // Expression protocol: inside a larger expression the gathered values are one leaf.
-  auto leaves() const { return eval().leaves(); }
-  template <int First>
-  slot<First, T> evaluator() const {
-    return {};
-  }
-  result_type xf_materialize() const { return eval(); }
-  template <int RD>
-  void xf_assign_into(const array<T, RD, S>& dst) const {
-    assign_into(dst, eval(), "xf::array::assign");
-  }
 
   // Writing: the values broadcast to the selection's shape.
   template <class V>
@@ -117,10 +90,6 @@ class indexed {
   array<I, RI, S> idx_;
   int axis_;          // the view's axis that idx indexes
   dims<rank> shape_{};
-  // The selected values once computed (a copy of the proxy computes its own: no <memory> in the
-  // core headers).
-  mutable result_type value_;
-  mutable bool done_ = false;
 };
 
 }  // namespace xf::detail

@@ -16,7 +16,7 @@
 #include <string>
 #include <utility>
 
-#include "array.hpp"
+#include "selection.hpp"
 
 namespace xf::detail {
 
@@ -33,50 +33,22 @@ template <class T, int R, class M>
 void check_mask_shape(const dims<R>& shape, const M& mask, const char* op);
 
 template <class T, int R, class S, class M>
-class masked {
+class masked : public selection_result<masked<T, R, S, M>, T, R - rank_v<M> + 1, S> {
  public:
-  using xf_expression_tag = void;
-  using value_type = T;
-  using space = S;
-  static constexpr int rank = R - rank_v<M> + 1;
-  static constexpr int leaf_count = 1;
-  using result_type = array<T, rank, S>;
+  using base = selection_result<masked<T, R, S, M>, T, R - rank_v<M> + 1, S>;
+  using base::eval;
+  using typename base::result_type;
+  static constexpr int rank = base::rank;
 
   masked(array<T, R, S> a, M mask) : a_(std::move(a)), mask_(std::move(mask)) {
     check_mask_shape<T, R>(a_.shape(), mask_, "xf::array(mask)");
   }
 
-  // The selected values: selected the first time (on the current stream), then kept.
-  const result_type& eval() const {
-    if (!done_) {
-      value_ = select_by_mask(a_, mask_, "xf::array(mask)");
-      done_ = true;
-    }
-    return value_;
-  }
-  operator result_type() const { return eval(); }  // NOLINT: implicit, like an array
+  // The selected values (selection_result calls it once).
+  result_type select() const { return select_by_mask(a_, mask_, "xf::array(mask)"); }
   const dims<rank>& shape() const { return eval().shape(); }
   index_t shape(int axis) const { return eval().shape(axis); }
   index_t size() const { return eval().size(); }
-  static constexpr int ndim() noexcept { return rank; }
-  T item() const { return eval().item(); }
-  array<T, rank, host> get() const
-    requires std::is_same_v<S, device>
-  {
-    return eval().get();
-  }
-
-  // Expression protocol: inside a larger expression the selection is one leaf, its values.
-  auto leaves() const { return eval().leaves(); }
-  template <int First>
-  slot<First, T> evaluator() const {
-    return {};
-  }
-  result_type xf_materialize() const { return eval(); }
-  template <int RD>
-  void xf_assign_into(const array<T, RD, S>& dst) const {
-    assign_into(dst, eval(), "xf::array::assign");
-  }
 
   // Writing: a[mask] = values, values broadcasting to the selection's shape (a scalar, a
   // sub-array of a.shape[K:], or one value per selected element in order).
@@ -123,10 +95,6 @@ class masked {
 
   array<T, R, S> a_;
   M mask_;
-  // The selected values once computed (a copy of the proxy computes its own: no <memory> in the
-  // core headers).
-  mutable result_type value_;
-  mutable bool done_ = false;
 };
 
 }  // namespace xf::detail

@@ -103,16 +103,12 @@ inline void report_cuda_error(cudaError_t code, const char* call, const char* fi
 }  // namespace detail
 }  // namespace xf
 
-#define XF_CUDA_CHECK(call)                                                   \
-  do {                                                                        \
-    const cudaError_t xf_status_ = (call);                                    \
-    if (xf_status_ != cudaSuccess)                                            \
-      ::xf::detail::throw_cuda_error(xf_status_, #call, __FILE__, __LINE__);  \
+// A CUDA runtime call whose failure goes to `handler` (throw_cuda_error or report_cuda_error).
+#define XF_CUDA_CALL_CHECKED(call, handler)                      \
+  do {                                                          \
+    const cudaError_t xf_status_ = (call);                      \
+    if (xf_status_ != cudaSuccess)                              \
+      ::xf::detail::handler(xf_status_, #call, __FILE__, __LINE__); \
   } while (0)
-
-#define XF_CUDA_CHECK_NOTHROW(call)                                           \
-  do {                                                                        \
-    const cudaError_t xf_status_ = (call);                                    \
-    if (xf_status_ != cudaSuccess)                                            \
-      ::xf::detail::report_cuda_error(xf_status_, #call, __FILE__, __LINE__); \
-  } while (0)
+#define XF_CUDA_CHECK(call) XF_CUDA_CALL_CHECKED(call, throw_cuda_error)
+#define XF_CUDA_CHECK_NOTHROW(call) XF_CUDA_CALL_CHECKED(call, report_cuda_error)

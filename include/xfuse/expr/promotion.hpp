@@ -14,23 +14,12 @@
 namespace xf {
 namespace detail {
 
+// The signed integer of a size in bytes (1, 2, 4 or 8).
 template <std::size_t Bytes>
-struct signed_of_size;
-template <>
-struct signed_of_size<1> {
-  using type = std::int8_t;
-};
-template <>
-struct signed_of_size<2> {
-  using type = std::int16_t;
-};
-template <>
-struct signed_of_size<4> {
-  using type = std::int32_t;
-};
-template <>
-struct signed_of_size<8> {
-  using type = std::int64_t;
+struct signed_of_size {
+  static_assert(Bytes == 1 || Bytes == 2 || Bytes == 4 || Bytes == 8, "xf: no signed integer of this size");
+  using type = std::conditional_t<Bytes == 1, std::int8_t,
+                                  std::conditional_t<Bytes == 2, std::int16_t, std::conditional_t<Bytes == 4, std::int32_t, std::int64_t>>>;
 };
 
 // The smallest float that holds every value of an integer (or bool) type: NumPy's safe cast.

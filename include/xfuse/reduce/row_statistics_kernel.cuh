@@ -156,6 +156,32 @@ __device__ XF_FORCEINLINE typename Plan::acc_type fold_over_row(const Plan& p, t
   return acc;
 }
 
+// Lane 0 of a row: the row's statistics, finished, stored where the plan's destinations take them.
+template <class Plan, class Destinations>
+__device__ XF_FORCEINLINE void store_row_statistics(const Plan& p, const Destinations& stats, const typename Plan::acc_type& acc,
+                                                    index_t n, const index_t* kept_pos) {
+  const auto results = p.op.finish(acc, n);
+  [&]<int... I>(std::integer_sequence<int, I...>) {
+    ((get<I>(stats.to)[kept_pos[stats.slot[I]]] = get<I>(results)), ...);
+  }(std::make_integer_sequence<int, std::remove_cvref_t<decltype(results)>::size>{});
+}
+
+// The statistics a row's outputs read, each read once (the host checks each is the same along
+// the row): what the expression computes from them alone (sqrt(var + eps)) is computed once.
+template <class Held, class Plan>
+__device__ XF_FORCEINLINE Held read_row_statistics(const Plan& p, const index_t* kept_pos) {
+  using Leaves = typename Plan::leaves_type;
+  Held row_stats;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          if constexpr (is_statistic_leaf<tuple_element_t<K, Leaves>>) get<K>(row_stats) = get<K>(p.leaves).at(kept_pos[K]);
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
+  return row_stats;
+}
+
 template <class Plan, class Destinations>
 __global__ void __launch_bounds__(row_statistics_policy::max_row_threads)
     row_statistics_kernel(const __grid_constant__ Plan p, const __grid_constant__ Destinations stats, int row_threads) {
@@ -187,26 +213,12 @@ __global__ void __launch_bounds__(row_statistics_policy::max_row_threads)
     if (live && r < share.n) acc = p.op.combine(acc, p.op.map(zipped_value<false>(p, kept_pos, held[i], r, held[i]), r));
   }
   acc = fold_over_row(p, acc, row_threads, scratch);
-  if (live && share.lane == 0) {
-    const auto results = p.op.finish(acc, share.n);
-    [&]<int... I>(std::integer_sequence<int, I...>) {
-      ((get<I>(stats.to)[kept_pos[stats.slot[I]]] = get<I>(results)), ...);
-    }(std::make_integer_sequence<int, std::remove_cvref_t<decltype(results)>::size>{});
-  }
+  if (live && share.lane == 0) store_row_statistics(p, stats, acc, share.n, kept_pos);
   __syncthreads();  // the statistics are stored and visible to the block
 
-  // The outputs, from the held values and the statistics. A statistic is the same along the row
-  // (the host checks its step is 0): read once, so that what the expression computes from the
-  // statistics alone (sqrt(var + eps)) is computed once per thread.
+  // The outputs, from the held values and the statistics.
   if (!live) return;
-  Held row_stats;
-  [&]<int... K>(std::integer_sequence<int, K...>) {
-    (
-        [&] {
-          if constexpr (is_statistic_leaf<tuple_element_t<K, Leaves>>) get<K>(row_stats) = get<K>(p.leaves).at(kept_pos[K]);
-        }(),
-        ...);
-  }(std::make_integer_sequence<int, Plan::L>{});
+  const Held row_stats = read_row_statistics<Held>(p, kept_pos);
   const index_t step = p.reduced.out_stride[0];
   Out* const row_out = p.out + out_pos;
   constexpr int width = E * static_cast<int>(sizeof(Out)) < 16 ? E * static_cast<int>(sizeof(Out)) : 16;
