@@ -468,6 +468,18 @@ void matmul_epilogues(xf::index_t m, xf::index_t k, xf::index_t n, epilogue_chec
     q.assign(xf::relu(xf::matmul(q, b) + bias));
     check(q, relu, 1, 1, bias_at, "q.assign(relu(q @ b + bias)), q an operand");
   }
+  // Empty products: no rows (an empty result), and k = 0 (a sum of nothing: relu(bias) in each row).
+  const auto no_rows = xf::asarray<T, Space>(std::vector<T>{}, {0, k});
+  const xf::array<T, 2, Space> empty = xf::relu(xf::matmul(no_rows, b) + bias);
+  REQUIRE(empty.shape() == xf::dims<2>{0, n});
+  const auto a_k0 = xf::asarray<T, Space>(std::vector<T>{}, {m, 0});
+  const auto b_k0 = xf::asarray<T, Space>(std::vector<T>{}, {0, n});
+  y.assign(xf::relu(xf::matmul(a_k0, b_k0) + bias));
+  const auto yk0 = xf::to_host(y);
+  for (std::size_t e = 0; e < um * un; ++e) {
+    INFO(name << " relu(a @ b + bias) with k = 0, element " << e);
+    REQUIRE(xf::detail::convert<double>(yk0[e]) == relu(bias_at(0, e % un)));
+  }
   // A product held in a variable: used after a fused statement, it is computed then (same values).
   const auto p = xf::matmul(a, b) + bias;
   y.assign(xf::relu(p));

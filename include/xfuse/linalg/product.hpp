@@ -21,6 +21,7 @@
 #pragma once
 
 #include <concepts>
+#include <cstdint>
 #include <memory>
 
 #include "gemm.hpp"
@@ -210,12 +211,15 @@ class matmul_expr {
     if constexpr (!std::is_same_v<Space, device> || is_complex<T>) {
       return false;
     } else {
-      if (state_->done || plan_.k == 0 || !writable_in_place(dst)) return false;
+      if (state_->done || plan_.k == 0 || dst.size() == 0 || !writable_in_place(dst)) return false;
       for (const index_t e : plan_.batch)
         if (e != 1) return false;
       const T* bias = bias_row();
       if (bias == nullptr && (!WithC || act == detail::gemm_activation::none)) return false;
-      if (bias != nullptr && bias + plan_.n > dst.data() && bias < dst.data() + dst.size()) return false;
+      if (bias != nullptr) {  // the bias inside the destination: read while it is written
+        const auto at = [](const T* x) { return reinterpret_cast<std::uintptr_t>(x); };
+        if (at(bias + plan_.n) > at(dst.data()) && at(bias) < at(dst.data() + dst.size())) return false;
+      }
       [[maybe_unused]] const auto on_device = guard();
       const detail::nvtx_range range("xf::matmul (cuBLASLt epilogue)");
       array<T, RA, Space> a = a_;
