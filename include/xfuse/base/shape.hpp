@@ -39,19 +39,21 @@ inline bool checked_mul(index_t a, index_t b, index_t& out) noexcept { return !_
 
 // An extent an operation computes (tile's reps * n, pad's before + n + after, ...), or
 // xf::shape_error "array is too big" naming `op` when it does not fit index_t.
+inline index_t checked_extent(bool fits, index_t r, index_t a, const char* symbol, index_t b, const char* op) {
+  if (!fits)
+    throw shape_error(std::string(op) + ": array is too big: an extent of " + std::to_string(a) + symbol + std::to_string(b) +
+                      " elements does not fit a signed 64-bit count");
+  return r;
+}
 inline index_t extent_product(index_t a, index_t b, const char* op) {
   index_t r;
-  if (!checked_mul(a, b, r))
-    throw shape_error(std::string(op) + ": array is too big: an extent of " + std::to_string(a) + " * " +
-                      std::to_string(b) + " elements does not fit a signed 64-bit count");
-  return r;
+  const bool fits = checked_mul(a, b, r);
+  return checked_extent(fits, r, a, " * ", b, op);
 }
 inline index_t extent_sum(index_t a, index_t b, const char* op) {
   index_t r;
-  if (!checked_add(a, b, r))
-    throw shape_error(std::string(op) + ": array is too big: an extent of " + std::to_string(a) + " + " +
-                      std::to_string(b) + " elements does not fit a signed 64-bit count");
-  return r;
+  const bool fits = checked_add(a, b, r);
+  return checked_extent(fits, r, a, " + ", b, op);
 }
 
 // The one check every shape passes where it is made (arrays, views, generators, files, DLPack):

@@ -17,13 +17,7 @@
 #if XF_CUDA_TU
 namespace xf::detail {
 
-struct row_statistics_policy {
-  // Bytes of a row each thread holds per array (16 floats, 8 doubles), as row_policy's.
-  static constexpr int bytes_per_thread = 64;
-  // Threads of a block when a row takes fewer: several rows share the block.
-  static constexpr int block_threads = 256;
-  static constexpr int max_row_threads = 1024;
-};
+using row_statistics_policy = held_row_policy;
 
 // Whether leaf K's values stay in registers between the two phases: memory, not a statistic.
 template <class Leaves, int K>

@@ -25,14 +25,7 @@
 #if XF_CUDA_TU
 namespace xf::detail {
 
-struct row_policy {
-  // Bytes of a row each thread holds in registers (16 floats, 8 doubles). 128 bytes measured no
-  // faster for rows of 8192 floats and slower for short rows (2^20 rows of 64 floats: 0.28 against
-  // 0.20 ms on an H100), and spilled registers at the 64 that 1024-thread blocks allow.
-  static constexpr int bytes_per_thread = 64;
-  // Threads of a block when a row takes fewer: several rows share the block.
-  static constexpr int block_threads = 256;
-  static constexpr int max_row_threads = 1024;
+struct row_policy : held_row_policy {
   // Strided rows: neighbouring rows per block, one per lane.
   static constexpr int lanes = 32;
 };

@@ -82,45 +82,28 @@ inline cublasHandle_t cublas_handle(int dev) {
   return st.handle;
 }
 
+// How cuBLAS takes element type T: its data type, the compute type of a product and the type of
+// alpha and beta. 16-bit floats: tensor cores, float accumulation and float alpha/beta.
+template <cudaDataType_t Data, cublasComputeType_t Compute, class Scalar>
+struct blas_type_of {
+  static constexpr cudaDataType_t data = Data;
+  static constexpr cublasComputeType_t compute = Compute;
+  using scalar = Scalar;
+};
 template <class T>
 struct blas_type;
 template <>
-struct blas_type<float> {
-  static constexpr cudaDataType_t data = CUDA_R_32F;
-  static constexpr cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
-  using scalar = float;
-};
+struct blas_type<float> : blas_type_of<CUDA_R_32F, CUBLAS_COMPUTE_32F, float> {};
 template <>
-struct blas_type<double> {
-  static constexpr cudaDataType_t data = CUDA_R_64F;
-  static constexpr cublasComputeType_t compute = CUBLAS_COMPUTE_64F;
-  using scalar = double;
-};
+struct blas_type<double> : blas_type_of<CUDA_R_64F, CUBLAS_COMPUTE_64F, double> {};
 template <>
-struct blas_type<complex64> {
-  static constexpr cudaDataType_t data = CUDA_C_32F;
-  static constexpr cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
-  using scalar = complex64;
-};
+struct blas_type<complex64> : blas_type_of<CUDA_C_32F, CUBLAS_COMPUTE_32F, complex64> {};
 template <>
-struct blas_type<complex128> {
-  static constexpr cudaDataType_t data = CUDA_C_64F;
-  static constexpr cublasComputeType_t compute = CUBLAS_COMPUTE_64F;
-  using scalar = complex128;
-};
-// 16-bit floats: tensor cores, float accumulation and float alpha/beta.
+struct blas_type<complex128> : blas_type_of<CUDA_C_64F, CUBLAS_COMPUTE_64F, complex128> {};
 template <>
-struct blas_type<half> {
-  static constexpr cudaDataType_t data = CUDA_R_16F;
-  static constexpr cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
-  using scalar = float;
-};
+struct blas_type<half> : blas_type_of<CUDA_R_16F, CUBLAS_COMPUTE_32F, float> {};
 template <>
-struct blas_type<bfloat16> {
-  static constexpr cudaDataType_t data = CUDA_R_16BF;
-  static constexpr cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
-  using scalar = float;
-};
+struct blas_type<bfloat16> : blas_type_of<CUDA_R_16BF, CUBLAS_COMPUTE_32F, float> {};
 
 template <class T>
 inline constexpr bool blas_element = requires { blas_type<T>::data; };
