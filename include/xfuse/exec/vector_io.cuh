@@ -38,17 +38,6 @@ struct values {
 };
 
 template <class T, int E>
-__device__ XF_FORCEINLINE void load_vector(const T* src, T* dst) {
-  constexpr int bytes = E * static_cast<int>(sizeof(T));
-  constexpr int width = bytes < 16 ? bytes : 16;
-  using W = typename vector_word<width>::type;
-  W w[bytes / width];
-#pragma unroll
-  for (int i = 0; i < bytes / width; ++i) w[i] = reinterpret_cast<const W*>(src)[i];
-  __builtin_memcpy(dst, w, bytes);
-}
-
-template <class T, int E>
 __device__ XF_FORCEINLINE void store_vector(T* dst, const T* src) {
   constexpr int bytes = E * static_cast<int>(sizeof(T));
   constexpr int width = bytes < 16 ? bytes : 16;
@@ -89,16 +78,24 @@ __device__ XF_FORCEINLINE W load_word(const W* src) {
   }
 }
 
-// load_vector for inputs no thread of the kernel writes.
-template <class T, int E>
-__device__ XF_FORCEINLINE void load_vector_readonly(const T* src, T* dst) {
+// E values as 16-byte (or narrower) words; ReadOnly: inputs no thread of the kernel writes, by
+// load_word's non-coherent path.
+template <class T, int E, bool ReadOnly = false>
+__device__ XF_FORCEINLINE void load_vector(const T* src, T* dst) {
   constexpr int bytes = E * static_cast<int>(sizeof(T));
   constexpr int width = bytes < 16 ? bytes : 16;
   using W = typename vector_word<width>::type;
   W w[bytes / width];
 #pragma unroll
-  for (int i = 0; i < bytes / width; ++i) w[i] = load_word(reinterpret_cast<const W*>(src) + i);
+  for (int i = 0; i < bytes / width; ++i) {
+    if constexpr (ReadOnly) w[i] = load_word(reinterpret_cast<const W*>(src) + i);
+    else w[i] = reinterpret_cast<const W*>(src)[i];
+  }
   __builtin_memcpy(dst, w, bytes);
+}
+template <class T, int E>
+__device__ XF_FORCEINLINE void load_vector_readonly(const T* src, T* dst) {
+  load_vector<T, E, true>(src, dst);
 }
 
 }  // namespace xf::detail

@@ -42,35 +42,29 @@ using mean_result_t = std::conditional_t<is_bool<T> || is_integer<T>, double, T>
 template <class T>
 using accumulate_t = compute_t<T>;
 
-template <class In, class Acc, class Out, bool SkipNan>
-struct sum_reducer {
+// sum and prod: the fold's identity (0 or 1) and operation, wrapping for integers; with SkipNan a
+// NaN counts as the identity (nansum, nanprod).
+template <class In, class Acc, class Out, bool SkipNan, bool Product>
+struct arithmetic_reducer {
   using acc_type = Acc;
   using out_type = Out;
-  XF_HD static Acc identity() { return Acc(0); }
+  XF_HD static Acc identity() { return Acc(Product ? 1 : 0); }
   XF_HD XF_FORCEINLINE Acc map(const In& v, index_t) const {
     if constexpr (SkipNan) {
-      if (nan_of(v)) return Acc(0);
+      if (nan_of(v)) return identity();
     }
     return convert<Acc>(v);
   }
-  XF_HD XF_FORCEINLINE Acc combine(const Acc& a, const Acc& b) const { return wrapping_add(a, b); }
-  XF_HD Out finish(const Acc& a, index_t) const { return convert<Out>(a); }
-};
-
-template <class In, class Acc, class Out, bool SkipNan>
-struct prod_reducer {
-  using acc_type = Acc;
-  using out_type = Out;
-  XF_HD static Acc identity() { return Acc(1); }
-  XF_HD XF_FORCEINLINE Acc map(const In& v, index_t) const {
-    if constexpr (SkipNan) {
-      if (nan_of(v)) return Acc(1);
-    }
-    return convert<Acc>(v);
+  XF_HD XF_FORCEINLINE Acc combine(const Acc& a, const Acc& b) const {
+    if constexpr (Product) return wrapping_multiply(a, b);
+    else return wrapping_add(a, b);
   }
-  XF_HD XF_FORCEINLINE Acc combine(const Acc& a, const Acc& b) const { return wrapping_multiply(a, b); }
   XF_HD Out finish(const Acc& a, index_t) const { return convert<Out>(a); }
 };
+template <class In, class Acc, class Out, bool SkipNan>
+using sum_reducer = arithmetic_reducer<In, Acc, Out, SkipNan, false>;
+template <class In, class Acc, class Out, bool SkipNan>
+using prod_reducer = arithmetic_reducer<In, Acc, Out, SkipNan, true>;
 
 // min and max propagate NaN (the first one wins); nanmin and nanmax skip it (all-NaN gives NaN).
 template <class In, bool Max, bool SkipNan>

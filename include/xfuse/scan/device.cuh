@@ -37,18 +37,23 @@ struct scan_input_of {
   }
 };
 
-// Where running total i goes: the assignment converts the accumulator to the result's type.
+// What an output iterator's element is: an assignment that converts the accumulator to the
+// result's type.
+template <class Out>
+struct converting_store {
+  Out* at;
+  template <class A>
+  __device__ XF_FORCEINLINE converting_store& operator=(const A& a) {
+    *at = convert<Out>(a);
+    return *this;
+  }
+};
+
+// Where running total i goes.
 template <class Plan>
 struct scan_output_iterator {
   using Out = typename Plan::out_type;
-  struct store {
-    Out* at;
-    template <class A>
-    __device__ XF_FORCEINLINE store& operator=(const A& a) {
-      *at = convert<Out>(a);
-      return *this;
-    }
-  };
+  using store = converting_store<Out>;
   using iterator_category = std::random_access_iterator_tag;
   using value_type = Out;
   using difference_type = index_t;
@@ -81,14 +86,7 @@ struct flat_input_of {
 // Where running total i of the flattened scan goes: element i of a contiguous result.
 template <class Out>
 struct flat_output_iterator {
-  struct store {
-    Out* at;
-    template <class A>
-    __device__ XF_FORCEINLINE store& operator=(const A& a) {
-      *at = convert<Out>(a);
-      return *this;
-    }
-  };
+  using store = converting_store<Out>;
   using iterator_category = std::random_access_iterator_tag;
   using value_type = Out;
   using difference_type = index_t;
