@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "core.hpp"
 #include "exec/as_array.hpp"
@@ -99,15 +100,24 @@ void require_nonempty(const array<T, R, Space>& a, const char* op, const char* w
   if (a.size() == 0) throw shape_error(std::string(op) + ": " + which + " is empty (shape " + to_string(a.shape()) + ", " + dtype_name<T> + ")");
 }
 
+// The operands of a convolution as arrays of their common type and space, both non-empty.
+template <int R, class A, class V>
+auto signal_operands(const A& a_in, const V& v_in, const char* op, const char* first, const char* second) {
+  using T = signal_t<A, V>;
+  using Space = operands_space_t<A, V>;
+  std::pair<array<T, R, Space>, array<T, R, Space>> r{as_array_of<T, Space>(a_in), as_array_of<T, Space>(v_in)};
+  require_nonempty(r.first, op, first);
+  require_nonempty(r.second, op, second);
+  return r;
+}
+
 template <bool Correlate, class A, class V>
 auto signal_1d(const A& a_in, const V& v_in, conv_mode mode, const char* op) {
   using T = signal_t<A, V>;
   static_assert(rank_v<A> == 1 && rank_v<V> == 1, "xf::convolve / xf::correlate: 1-D operands (convolve2d for matrices)");
   static_assert(signal_element<T>, "xf::convolve / xf::correlate: float, double, complex64 or complex128 operands");
   using Space = operands_space_t<A, V>;
-  const array<T, 1, Space> a = as_array_of<T, Space>(a_in), v = as_array_of<T, Space>(v_in);
-  require_nonempty(a, op, "the first operand");
-  require_nonempty(v, op, "the second operand");
+  const auto [a, v] = signal_operands<1>(a_in, v_in, op, "the first operand", "the second operand");
   const index_t m = a.size(), n = v.size();
   // NumPy: 'same' keeps the longer length; correlate centres it one later when v is the longer.
   const conv_window w = window_of(mode, m, n, std::max(m, n), Correlate && n > m);
@@ -132,9 +142,7 @@ auto signal_2d(const A& a_in, const V& v_in, conv_mode mode, const char* op, std
   static_assert(rank_v<A> == 2 && rank_v<V> == 2, "xf::convolve2d / xf::correlate2d: 2-D operands");
   static_assert(signal_element<T>, "xf::convolve2d / xf::correlate2d: float, double, complex64 or complex128 operands");
   using Space = operands_space_t<A, V>;
-  const array<T, 2, Space> a = as_array_of<T, Space>(a_in), v = as_array_of<T, Space>(v_in);
-  require_nonempty(a, op, "in1");
-  require_nonempty(v, op, "in2");
+  const auto [a, v] = signal_operands<2>(a_in, v_in, op, "in1", "in2");
   const index_t m = a.shape(0), n = a.shape(1), p = v.shape(0), q = v.shape(1);
   if (mode == conv_mode::valid && !((m >= p && n >= q) || (p >= m && q >= n)))
     throw shape_error(std::string(op) + ": for 'valid' mode one operand must be at least as large as the other in every dimension; got " +

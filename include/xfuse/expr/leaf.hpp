@@ -22,45 +22,39 @@ XF_HD XF_FORCEINLINE double affine(double start, double p, double step) {
 #endif
 }
 
-// Reads element p of an array (p counts elements from the array's first element).
-template <class T>
-struct memory_leaf {
+// Reads element p of memory (p counts elements from the first). The kind tells readers apart:
+// - memory_leaf: an array;
+// - statistic_leaf: a reduction's result inside the expression that uses it (a described
+//   reduction as an operand: reduce/row_statistics.hpp); the one-kernel rows read these only once
+//   the statistics are stored;
+// - produced_leaf: a producer's result inside the expression that uses it (a scan, a row function:
+//   exec/producer.hpp); when the producer runs in its consumer's kernel, the pointer is null and
+//   the kernel gives each element the producer's value instead of reading it.
+template <class T, class Kind>
+struct pointer_leaf {
   using value_type = T;
   static constexpr bool in_memory = true;
   const T* ptr;
   XF_HD XF_FORCEINLINE T at(index_t p) const { return ptr[p]; }
 };
+struct array_memory {};
+struct statistic_memory {};
+struct produced_memory {};
+template <class T>
+using memory_leaf = pointer_leaf<T, array_memory>;
+template <class T>
+using statistic_leaf = pointer_leaf<T, statistic_memory>;
+template <class T>
+using produced_leaf = pointer_leaf<T, produced_memory>;
 
-// Reads element p of a reduction's result inside the expression that uses it (a described
-// reduction as an operand: reduce/row_statistics.hpp). Memory like memory_leaf, typed apart so
-// that the one-kernel rows know which leaves to read only once the statistics are stored.
-template <class T>
-struct statistic_leaf {
-  using value_type = T;
-  static constexpr bool in_memory = true;
-  const T* ptr;
-  XF_HD XF_FORCEINLINE T at(index_t p) const { return ptr[p]; }
-};
 template <class Leaf>
 inline constexpr bool is_statistic_leaf = false;
 template <class T>
-inline constexpr bool is_statistic_leaf<statistic_leaf<T>> = true;
-
-// Reads element p of a producer's result inside the expression that uses it (a scan, a row
-// function: exec/producer.hpp). Memory like memory_leaf; when the producer runs in its consumer's
-// kernel, the pointer is null and the kernel gives each element the producer's value instead of
-// reading it.
-template <class T>
-struct produced_leaf {
-  using value_type = T;
-  static constexpr bool in_memory = true;
-  const T* ptr;
-  XF_HD XF_FORCEINLINE T at(index_t p) const { return ptr[p]; }
-};
+inline constexpr bool is_statistic_leaf<pointer_leaf<T, statistic_memory>> = true;
 template <class Leaf>
 inline constexpr bool is_produced_leaf = false;
 template <class T>
-inline constexpr bool is_produced_leaf<produced_leaf<T>> = true;
+inline constexpr bool is_produced_leaf<pointer_leaf<T, produced_memory>> = true;
 
 // arange: start + p * step. Integers are exact; floats are computed in double, then rounded once.
 template <class T>

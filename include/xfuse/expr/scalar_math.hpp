@@ -33,11 +33,13 @@ XF_HD XF_FORCEINLINE C rounded_product(C x, C y) {
   }
 }
 
+// NAME(x) or NAME(x, y) of float or double, from the C library's float or double function.
 #define XF_REAL_FN(NAME, CF, CD)                                        \
-  template <class T>                                                    \
-  XF_HD XF_FORCEINLINE T NAME(T x) {                                    \
-    if constexpr (std::is_same_v<T, float>) return ::CF(x);             \
-    else return ::CD(x);                                                \
+  template <class T, class... U>                                        \
+    requires(std::is_same_v<U, T> && ...)                               \
+  XF_HD XF_FORCEINLINE T NAME(T x, U... y) {                            \
+    if constexpr (std::is_same_v<T, float>) return ::CF(x, y...);       \
+    else return ::CD(x, y...);                                          \
   }
 XF_REAL_FN(r_sqrt, sqrtf, sqrt)
 XF_REAL_FN(r_cbrt, cbrtf, cbrt)
@@ -67,20 +69,12 @@ XF_REAL_FN(r_ceil, ceilf, ceil)
 XF_REAL_FN(r_trunc, truncf, trunc)
 XF_REAL_FN(r_rint, rintf, rint)
 XF_REAL_FN(r_fabs, fabsf, fabs)
+XF_REAL_FN(r_pow, powf, pow)
+XF_REAL_FN(r_fmod, fmodf, fmod)
+XF_REAL_FN(r_hypot, hypotf, hypot)
+XF_REAL_FN(r_atan2, atan2f, atan2)
+XF_REAL_FN(r_copysign, copysignf, copysign)
 #undef XF_REAL_FN
-
-#define XF_REAL_FN2(NAME, CF, CD)                                       \
-  template <class T>                                                    \
-  XF_HD XF_FORCEINLINE T NAME(T x, T y) {                               \
-    if constexpr (std::is_same_v<T, float>) return ::CF(x, y);          \
-    else return ::CD(x, y);                                             \
-  }
-XF_REAL_FN2(r_pow, powf, pow)
-XF_REAL_FN2(r_fmod, fmodf, fmod)
-XF_REAL_FN2(r_hypot, hypotf, hypot)
-XF_REAL_FN2(r_atan2, atan2f, atan2)
-XF_REAL_FN2(r_copysign, copysignf, copysign)
-#undef XF_REAL_FN2
 
 template <class T>
 XF_HD XF_FORCEINLINE T r_ldexp(T x, int n) {

@@ -47,6 +47,24 @@ array<T, 3, Space> hermitian_stack(const array<T, N, Space>& a, char uplo, const
   return column_major_stack(a, op);
 }
 
+// The eigenvalues w (count x n) of each Hermitian matrix of a and, with `vectors`, its
+// eigenvectors in cols (column-major); info holds each matrix's LAPACK info word.
+template <class T, class Space>
+struct hermitian_solution {
+  array<real_t<T>, 2, Space> w;
+  array<T, 3, Space> cols;
+  buffer info;
+  index_t count, n;
+};
+template <class T, int N, class Space>
+hermitian_solution<T, Space> solve_hermitian(const array<T, N, Space>& a, char uplo, bool vectors, const char* op) {
+  array<T, 3, Space> cols = hermitian_stack(a, uplo, op);
+  const index_t count = cols.shape(0), n = cols.shape(1);
+  buffer info = new_info<Space>(count);
+  auto w = hermitian_eigen(cols, vectors, uplo, info);
+  return {std::move(w), std::move(cols), std::move(info), count, n};
+}
+
 }  // namespace detail
 
 // np.linalg.eigh(a, UPLO): eigenvalues in ascending order and orthonormal eigenvectors (as
@@ -58,13 +76,11 @@ auto eigh(const A& a_in, char uplo = 'L') {
   constexpr int N = rank_v<A>;
   using Space = resolved_space_t<space_t<A>>;
   const auto a = ::xf::detail::as_array(a_in);
-  array<T, 3, Space> cols = detail::hermitian_stack(a, uplo, "xf::linalg::eigh");
-  const index_t count = cols.shape(0), n = cols.shape(1);
-  const detail::buffer info = detail::new_info<Space>(count);
-  const auto w = detail::hermitian_eigen(cols, true, uplo, info);
-  eigh_result<T, N, Space> out{w.reshape(detail::batch_then<N - 1>(a.shape(), {n})),
-                               cols.reshape(detail::batch_then<N>(a.shape(), {n, n})).swapaxes(N - 1, N - 2)};
-  const detail::factored<T, Space> f{.info = info, .count = count};
+  const auto h = detail::solve_hermitian(a, uplo, true, "xf::linalg::eigh");
+  const index_t n = h.n;
+  eigh_result<T, N, Space> out{h.w.reshape(detail::batch_then<N - 1>(a.shape(), {n})),
+                               h.cols.reshape(detail::batch_then<N>(a.shape(), {n, n})).swapaxes(N - 1, N - 2)};
+  const detail::factored<T, Space> f{.info = h.info, .count = h.count};
   detail::attach_info_check(out.eigenvalues, f, "xf::linalg::eigh", "the eigenvalue algorithm did not converge");
   detail::attach_info_check(out.eigenvectors, f, "xf::linalg::eigh", "the eigenvalue algorithm did not converge");
   return out;
@@ -78,12 +94,9 @@ auto eigvalsh(const A& a_in, char uplo = 'L') {
   constexpr int N = rank_v<A>;
   using Space = resolved_space_t<space_t<A>>;
   const auto a = ::xf::detail::as_array(a_in);
-  array<T, 3, Space> cols = detail::hermitian_stack(a, uplo, "xf::linalg::eigvalsh");
-  const index_t count = cols.shape(0), n = cols.shape(1);
-  const detail::buffer info = detail::new_info<Space>(count);
-  const auto w = detail::hermitian_eigen(cols, false, uplo, info);
-  const auto out = w.reshape(detail::batch_then<N - 1>(a.shape(), {n}));
-  detail::attach_info_check(out, detail::factored<T, Space>{.info = info, .count = count}, "xf::linalg::eigvalsh",
+  const auto h = detail::solve_hermitian(a, uplo, false, "xf::linalg::eigvalsh");
+  const auto out = h.w.reshape(detail::batch_then<N - 1>(a.shape(), {h.n}));
+  detail::attach_info_check(out, detail::factored<T, Space>{.info = h.info, .count = h.count}, "xf::linalg::eigvalsh",
                             "the eigenvalue algorithm did not converge");
   return out;
 }

@@ -138,18 +138,26 @@ buffer new_info(index_t count) {
 // Xgetrf per matrix.
 inline constexpr index_t batched_lu_max_n = 64;
 
-// LU-factors every matrix of the stack in place.
+// The factors of a stack about to be factored in place: its matrices and, on the device, the info
+// words (every factorization call writes its matrices' words: zeroed here only when none runs).
 template <class T, class Space>
-factored<T, Space> lu_factor(array<T, 3, Space> cols) {
+factored<T, Space> factors_of(const array<T, 3, Space>& cols) {
   static_assert(lapack_element<T>, "xf::linalg: float, double, complex64 or complex128 matrices");
   factored<T, Space> f;
   f.count = cols.shape(0);
   f.n = cols.shape(1);
   f.cols = cols;
+  if constexpr (std::is_same_v<Space, device>)
+    f.info = f.n == 0 || f.count == 0 ? new_info<device>(f.count) : allocate_device(sizeof(int) * static_cast<std::size_t>(f.count));
+  return f;
+}
+
+// LU-factors every matrix of the stack in place.
+template <class T, class Space>
+factored<T, Space> lu_factor(array<T, 3, Space> cols) {
+  factored<T, Space> f = factors_of(cols);
   const index_t n = f.n;
   if constexpr (std::is_same_v<Space, device>) {
-    // Every factorization call writes its matrices' info: zeroed here only when none runs.
-    f.info = n == 0 || f.count == 0 ? new_info<device>(f.count) : allocate_device(sizeof(int) * static_cast<std::size_t>(f.count));
     if (n <= batched_lu_max_n) {
       f.batched_lu = true;
       f.pivots32 = array<int, 2, Space>(dims<2>{f.count, f.n});
@@ -210,15 +218,9 @@ array<std::int64_t, 1, Space> row_swaps(const factored<T, Space>& f) {
 // Cholesky-factors every matrix of the stack in place (lower triangle of each column-major matrix).
 template <class T, class Space>
 factored<T, Space> cholesky_factor(array<T, 3, Space> cols) {
-  static_assert(lapack_element<T>, "xf::linalg: float, double, complex64 or complex128 matrices");
-  factored<T, Space> f;
-  f.count = cols.shape(0);
-  f.n = cols.shape(1);
-  f.cols = cols;
+  factored<T, Space> f = factors_of(cols);
   const index_t n = f.n;
   if constexpr (std::is_same_v<Space, device>) {
-    // potrf writes every matrix's info: zeroed here only when no call runs.
-    f.info = n == 0 || f.count == 0 ? new_info<device>(f.count) : allocate_device(sizeof(int) * static_cast<std::size_t>(f.count));
     if (n == 0 || f.count == 0) return f;
     cusolver::potrf(cols.device_id(), n, f.count, cols.data(), static_cast<int*>(f.info.get()));
   } else {

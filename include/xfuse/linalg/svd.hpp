@@ -74,6 +74,27 @@ void svd_requires(const array<T, N, Space>&) {
   static_assert(lapack_element<T>, "xf::linalg::svd: float, double, complex64 or complex128 matrices");
 }
 
+// The SVD of each matrix of a, as tall_svd leaves it (u and vt only when job is not 'N'), with
+// the matrices' count and info words.
+template <class T, class Space>
+struct svd_parts {
+  array<real_t<T>, 2, Space> s;
+  array<T, 3, Space> u, vt;
+  buffer info;
+  index_t count;
+};
+template <class T, int N, class Space>
+svd_parts<T, Space> run_svd(const array<T, N, Space>& a, char job) {
+  svd_requires(a);
+  const index_t m = a.shape(N - 2), n = a.shape(N - 1);
+  array<T, 3, Space> cols = tall_stack(a, job != 'N');
+  svd_parts<T, Space> r;
+  r.count = cols.shape(0);
+  r.info = new_info<Space>(r.count);
+  r.s = tall_svd(cols, std::max(m, n), std::min(m, n), job, r.u, r.vt, r.info);
+  return r;
+}
+
 }  // namespace detail
 
 // np.linalg.svd(a, full_matrices): U, S (descending) and Vh with a = U diag(S) Vh. U and Vh are
@@ -85,16 +106,10 @@ auto svd(const A& a_in, bool full_matrices = true) {
   constexpr int N = rank_v<A>;
   using Space = resolved_space_t<space_t<A>>;
   const auto a = ::xf::detail::as_array(a_in);
-  detail::svd_requires(a);
   const index_t m = a.shape(N - 2), n = a.shape(N - 1), k = std::min(m, n);
   const bool tall = m >= n;
   const index_t big = tall ? m : n;
-  array<T, 3, Space> cols = detail::tall_stack(a, true);
-  const index_t count = cols.shape(0);
-  const detail::buffer info = detail::new_info<Space>(count);
-  array<T, 3, Space> u, vt;
-  const char job = full_matrices ? 'A' : 'S';
-  const auto s = detail::tall_svd(cols, big, k, job, u, vt, info);
+  auto [s, u, vt, info, count] = detail::run_svd(a, full_matrices ? 'A' : 'S');
   const index_t ucols = full_matrices ? big : k;
   if (k == 0) {  // no singular values: U and V are identities (full) or empty (reduced)
     const array<T, 2, Space> identity = eye<T>(ucols, big);
@@ -133,15 +148,10 @@ auto svdvals(const A& a_in) {
   constexpr int N = rank_v<A>;
   using Space = resolved_space_t<space_t<A>>;
   const auto a = ::xf::detail::as_array(a_in);
-  detail::svd_requires(a);
-  const index_t m = a.shape(N - 2), n = a.shape(N - 1), k = std::min(m, n);
-  array<T, 3, Space> cols = detail::tall_stack(a, false);
-  const index_t count = cols.shape(0);
-  const detail::buffer info = detail::new_info<Space>(count);
-  array<T, 3, Space> u, vt;
-  const auto s = detail::tall_svd(cols, std::max(m, n), k, 'N', u, vt, info);
-  const auto out = s.reshape(detail::batch_then<N - 1>(a.shape(), {k}));
-  detail::attach_info_check(out, detail::factored<T, Space>{.info = info, .count = count}, "xf::linalg::svdvals", "the SVD did not converge");
+  const index_t k = std::min(a.shape(N - 2), a.shape(N - 1));
+  const auto r = detail::run_svd(a, 'N');
+  const auto out = r.s.reshape(detail::batch_then<N - 1>(a.shape(), {k}));
+  detail::attach_info_check(out, detail::factored<T, Space>{.info = r.info, .count = r.count}, "xf::linalg::svdvals", "the SVD did not converge");
   return out;
 }
 

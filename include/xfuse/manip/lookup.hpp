@@ -41,19 +41,7 @@ struct member_of {
 // NumPy's digitize: searchsorted(bins, x, side="right") for increasing bins ("left" when Right),
 // n - searchsorted(bins[::-1], x, side) for decreasing ones; NaN sorts last.
 template <class T, class C, bool Right, bool Decreasing>
-struct bin_of {
-  const T* bins;
-  index_t n;
-  template <class V>
-  XF_HD XF_FORCEINLINE std::int64_t operator()(const V& value) const {
-    const C v = convert<C>(value);
-    const index_t at = partition_point(n, [&](index_t i) {
-      const C edge = convert<C>(bins[Decreasing ? n - 1 - i : i]);
-      return Right ? ordered_before(edge, v) : !ordered_before(v, edge);
-    });
-    return Decreasing ? n - at : at;
-  }
-};
+using bin_of = insertion_point<T, C, !Right, Decreasing>;
 
 // Pair j of neighbouring bins (in float64, as NumPy checks them): where the values first change
 // (NaN never equals), coded 2 j for a rise and 2 j + 1 for anything else; equal pairs give the

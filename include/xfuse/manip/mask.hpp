@@ -203,6 +203,17 @@ void assign_by_mask(const array<T, R, S>& a, const M& mask, const V& values, con
   }
 }
 
+// putmask's and place's checks: the mask has the array's shape; the values cast within their kind.
+template <class T, class V, int R, class M>
+void check_mask_and_values(const dims<R>& shape, const M& mask, const char* op) {
+  static_assert(rank_v<M> == R, "xf::putmask, xf::place: the mask has the array's shape");
+  static_assert(same_kind_castable<V, T>,
+                "xf::putmask, xf::place: the values would go down a kind (e.g. float into int); cast them with .astype<T>()");
+  if (mask.shape() != shape)
+    throw shape_error(std::string(op) + ": the mask of shape " + to_string(mask.shape()) + " and the array of shape " +
+                      to_string(shape) + " differ");
+}
+
 }  // namespace detail
 
 // NumPy's extract(condition, arr): take(ravel(arr), flatnonzero(condition)), the elements of the
@@ -223,11 +234,7 @@ template <element T, int R, class S, class M, element V, int RV>
   requires expression<M>
 void putmask(const array<T, R, S>& a, const M& mask, const array<V, RV, S>& values) {
   constexpr const char* op = "xf::putmask";
-  static_assert(rank_v<M> == R, "xf::putmask: the mask has the array's shape");
-  static_assert(detail::same_kind_castable<V, T>, "xf::putmask: the values would go down a kind (e.g. float into int); cast them with .astype<T>()");
-  if (mask.shape() != a.shape())
-    throw shape_error(std::string(op) + ": the mask of shape " + to_string(mask.shape()) + " and the array of shape " +
-                      to_string(a.shape()) + " differ");
+  detail::check_mask_and_values<T, V>(a.shape(), mask, op);
   if (a.size() == 0 || values.size() == 0) return;  // NumPy: no values, nothing written
   const auto cyclic = values.buffer().get() == a.buffer().get() || !values.is_contiguous() ? values.copy() : values;
   detail::require_access(cyclic.device_id(), op);
@@ -243,11 +250,7 @@ template <element T, int R, class S, class M, element V, int RV>
   requires expression<M>
 void place(const array<T, R, S>& arr, const M& mask, const array<V, RV, S>& vals) {
   constexpr const char* op = "xf::place";
-  static_assert(rank_v<M> == R, "xf::place: the mask has the array's shape");
-  static_assert(detail::same_kind_castable<V, T>, "xf::place: the values would go down a kind (e.g. float into int); cast them with .astype<T>()");
-  if (mask.shape() != arr.shape())
-    throw shape_error(std::string(op) + ": the mask of shape " + to_string(mask.shape()) + " and the array of shape " +
-                      to_string(arr.shape()) + " differ");
+  detail::check_mask_and_values<T, V>(arr.shape(), mask, op);
   const auto counts = cumsum(map(detail::truthy{}, detail::mask_in<S>(mask)));
   const index_t n = counts.size();
   const index_t count = n > 0 ? counts(n - 1).item() : 0;  // the host read

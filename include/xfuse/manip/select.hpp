@@ -135,18 +135,20 @@ XF_HD XF_FORCEINLINE index_t partition_point(index_t n, const Before& before) {
 }
 
 // Where v goes in the sorted `sorted[0, n)`: before the first element not below it (left), or
-// after the last element not above it (right).
-template <class T, class C, bool Right>
+// after the last element not above it (right). Reversed: `sorted` is in descending order, and the
+// answer counts from its end (digitize's decreasing bins).
+template <class T, class C, bool Right, bool Reversed = false>
 struct insertion_point {
   const T* sorted;
   index_t n;
   template <class V>
   XF_HD XF_FORCEINLINE std::int64_t operator()(const V& value) const {
     const C v = convert<C>(value);
-    return partition_point(n, [&](index_t i) {
-      const C m = convert<C>(sorted[i]);
+    const index_t at = partition_point(n, [&](index_t i) {
+      const C m = convert<C>(sorted[Reversed ? n - 1 - i : i]);
       return Right ? !ordered_before(v, m) : ordered_before(m, v);
     });
+    return Reversed ? n - at : at;
   }
 };
 
