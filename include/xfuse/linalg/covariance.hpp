@@ -14,7 +14,9 @@
 #include <string>
 
 #include "../exec/as_array.hpp"
-#include "../reduce.hpp"
+#include "../reduce/reductions.hpp"
+#include "../reduce/row_statistics.hpp"
+#include "../reduce/together.hpp"
 #include "../user/map.hpp"
 #include "matmul.hpp"
 

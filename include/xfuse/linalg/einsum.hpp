@@ -23,7 +23,7 @@
 #include <tuple>
 #include <utility>
 
-#include "../reduce.hpp"
+#include "../reduce/reductions.hpp"
 #include "matmul.hpp"
 #include "../base/nvtx_emit.hpp"
 

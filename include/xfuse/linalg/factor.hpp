@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "../reduce.hpp"
+#include "../reduce/reductions.hpp"
 #include "backend/cublas.hpp"
 #include "backend/cusolver.hpp"
 #include "backend/lapack.hpp"

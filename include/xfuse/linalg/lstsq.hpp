@@ -7,7 +7,7 @@
 
 #include <limits>
 
-#include "../reduce.hpp"
+#include "../reduce/reductions.hpp"
 #include "svd.hpp"
 #include "../base/nvtx_emit.hpp"
 

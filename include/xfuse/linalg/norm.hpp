@@ -10,7 +10,7 @@
 #include <limits>
 #include <string>
 
-#include "../reduce.hpp"
+#include "../reduce/reductions.hpp"
 #include "svd.hpp"
 
 namespace xf::linalg {

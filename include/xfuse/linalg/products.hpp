@@ -6,7 +6,7 @@
 
 #include "../exec/assign_together.hpp"
 #include "../manip/views.hpp"
-#include "../reduce.hpp"
+#include "../reduce/reductions.hpp"
 #include "matmul.hpp"
 
 namespace xf {

@@ -8,7 +8,7 @@
 // storage, no copy).
 #pragma once
 
-#include "../reduce.hpp"
+#include "../reduce/reductions.hpp"
 #include "factor.hpp"
 #include "matmul.hpp"
 #include "lower_copy.cuh"

@@ -12,7 +12,9 @@
 #include <utility>
 
 #include "../exec/as_array.hpp"
-#include "../reduce.hpp"
+#include "../reduce/reductions.hpp"
+#include "../reduce/row_statistics.hpp"
+#include "../reduce/together.hpp"
 #include "../user/map.hpp"
 #include "count_kernel.cuh"
 #include "views.hpp"

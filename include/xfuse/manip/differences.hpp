@@ -14,7 +14,7 @@
 #include <utility>
 
 #include "../exec/as_array.hpp"
-#include "../reduce.hpp"
+#include "../reduce/reductions.hpp"
 #include "../user/map.hpp"
 #include "views.hpp"
 

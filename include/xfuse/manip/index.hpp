@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "../reduce.hpp"
+#include "../reduce/reductions.hpp"
 #include "../user/launch.hpp"
 #include "../user/map.hpp"
 #include "views.hpp"

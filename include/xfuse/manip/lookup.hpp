@@ -12,7 +12,9 @@
 #include <type_traits>
 
 #include "../exec/as_array.hpp"
-#include "../reduce.hpp"
+#include "../reduce/reductions.hpp"
+#include "../reduce/row_statistics.hpp"
+#include "../reduce/together.hpp"
 #include "../sort/sorting.hpp"
 #include "../user/map.hpp"
 #include "select.hpp"

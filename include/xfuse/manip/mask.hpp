@@ -13,8 +13,8 @@
 #include <cstdint>
 #include <string>
 
-#include "../reduce.hpp"
-#include "../scan.hpp"
+#include "../reduce/reductions.hpp"
+#include "../scan/scans.hpp"
 #include "../user/map.hpp"
 #include "index.hpp"
 #include "mask_kernel.cuh"
@@ -234,7 +234,7 @@ template <element T, int R, class S, class M, element V, int RV>
   requires expression<M>
 void putmask(const array<T, R, S>& a, const M& mask, const array<V, RV, S>& values) {
   constexpr const char* op = "xf::putmask";
-  detail::check_mask_and_values<T, V>(a.shape(), mask, op);
+  detail::check_mask_and_values<T, V, R>(a.shape(), mask, op);
   if (a.size() == 0 || values.size() == 0) return;  // NumPy: no values, nothing written
   const auto cyclic = values.buffer().get() == a.buffer().get() || !values.is_contiguous() ? values.copy() : values;
   detail::require_access(cyclic.device_id(), op);
@@ -250,7 +250,7 @@ template <element T, int R, class S, class M, element V, int RV>
   requires expression<M>
 void place(const array<T, R, S>& arr, const M& mask, const array<V, RV, S>& vals) {
   constexpr const char* op = "xf::place";
-  detail::check_mask_and_values<T, V>(arr.shape(), mask, op);
+  detail::check_mask_and_values<T, V, R>(arr.shape(), mask, op);
   const auto counts = cumsum(map(detail::truthy{}, detail::mask_in<S>(mask)));
   const index_t n = counts.size();
   const index_t count = n > 0 ? counts(n - 1).item() : 0;  // the host read

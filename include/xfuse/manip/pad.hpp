@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "../sort/quantile.hpp"
-#include "../reduce.hpp"
+#include "../reduce/reductions.hpp"
 #include "shift.hpp"
 #include "views.hpp"
 

@@ -16,7 +16,7 @@
 #include <utility>
 #include <type_traits>
 
-#include "../scan.hpp"
+#include "../scan/scans.hpp"
 #include "../sort/sorting.hpp"
 #include "../user/map.hpp"
 #include "index.hpp"
