@@ -21,7 +21,6 @@
 #pragma once
 
 #include <concepts>
-#include <cstdint>
 #include <memory>
 
 #include "gemm.hpp"
@@ -216,10 +215,7 @@ class matmul_expr {
         if (e != 1) return false;
       const T* bias = bias_row();
       if (bias == nullptr && (!WithC || act == detail::gemm_activation::none)) return false;
-      if (bias != nullptr) {  // the bias inside the destination: read while it is written
-        const auto at = [](const T* x) { return reinterpret_cast<std::uintptr_t>(x); };
-        if (at(bias + plan_.n) > at(dst.data()) && at(bias) < at(dst.data() + dst.size())) return false;
-      }
+      if (bias != nullptr && dst.buffer().get() == c_.buffer().get()) return false;  // read while written
       [[maybe_unused]] const auto on_device = guard();
       const detail::nvtx_range range("xf::matmul (cuBLASLt epilogue)");
       array<T, RA, Space> a = a_;
@@ -284,22 +280,20 @@ template <class P>
 struct lt_consumer<node<ops::relu, P>> : lt_unary_consumer<ops::relu, P, gemm_activation::relu> {};
 template <class P>
 struct lt_consumer<node<ops::gelu_tanh, P>> : lt_unary_consumer<ops::gelu_tanh, P, gemm_activation::gelu_tanh> {};
+// maximum of p and the scalar child Scalar (0 or 1): relu where the scalar is 0.
+template <class E, class P, int Scalar>
+struct lt_maximum_consumer {
+  static constexpr bool ok = is_matmul_expr<P>;
+  using product = P;
+  static gemm_activation activation(const E& e) {
+    const auto s = get<Scalar>(e.children()).value();
+    return s == decltype(s)(0) ? gemm_activation::relu : gemm_activation::none;
+  }
+};
 template <class P, class S>
-struct lt_consumer<node<ops::maximum, P, scalar_node<S>>> {
-  static constexpr bool ok = is_matmul_expr<P>;
-  using product = P;
-  static gemm_activation activation(const node<ops::maximum, P, scalar_node<S>>& e) {
-    return get<1>(e.children()).value() == S(0) ? gemm_activation::relu : gemm_activation::none;
-  }
-};
+struct lt_consumer<node<ops::maximum, P, scalar_node<S>>> : lt_maximum_consumer<node<ops::maximum, P, scalar_node<S>>, P, 1> {};
 template <class S, class P>
-struct lt_consumer<node<ops::maximum, scalar_node<S>, P>> {
-  static constexpr bool ok = is_matmul_expr<P>;
-  using product = P;
-  static gemm_activation activation(const node<ops::maximum, scalar_node<S>, P>& e) {
-    return get<0>(e.children()).value() == S(0) ? gemm_activation::relu : gemm_activation::none;
-  }
-};
+struct lt_consumer<node<ops::maximum, scalar_node<S>, P>> : lt_maximum_consumer<node<ops::maximum, scalar_node<S>, P>, P, 0> {};
 
 // A C++ scalar that scales a product of T without changing its element type (NEP 50).
 template <class S, class T>

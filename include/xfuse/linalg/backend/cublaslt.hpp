@@ -9,6 +9,7 @@
 
 #include <cublasLt.h>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -41,9 +42,12 @@ inline std::uint32_t pointer_alignment(const void* p) {
   return a;
 }
 
+// A call shape as the heuristic sees it: types, sizes, layouts, epilogue, alignments.
+using shape_key_t = std::array<std::int64_t, 15>;
+
 // The heuristic's answer for one call shape.
 struct lt_algorithm {
-  std::vector<std::int64_t> key;
+  shape_key_t key{};
   bool found = false;
   cublasLtMatmulAlgo_t algo{};
   std::size_t workspace = 0;
@@ -84,7 +88,7 @@ class lt_gemm {
     }
     handle_ = st.handle;
     describe();
-    const std::vector<std::int64_t> key = shape_key();
+    const shape_key_t key = shape_key();
     for (const lt_algorithm& a : st.algorithms)
       if (a.key == key) {
         chosen_ = a;
@@ -147,13 +151,13 @@ class lt_gemm {
     }
   }
 
-  std::vector<std::int64_t> shape_key() const {
+  shape_key_t shape_key() const {
     return {static_cast<std::int64_t>(blas_type<T>::data), p_.m, p_.n, p_.k, p_.a.ld, p_.b.ld, p_.a.transposed, p_.b.transposed,
             static_cast<std::int64_t>(epilogue()), p_.tf32, p_.reads_d, pointer_alignment(p_.a.ptr), pointer_alignment(p_.b.ptr),
             pointer_alignment(p_.d), p_.bias ? pointer_alignment(p_.bias) : 0};
   }
 
-  lt_algorithm ask_heuristic(const std::vector<std::int64_t>& key) const {
+  lt_algorithm ask_heuristic(const shape_key_t& key) const {
     lt_algorithm r;
     r.key = key;
     lt_descriptor<cublasLtMatmulPreference_t, cublasLtMatmulPreferenceDestroy> pref;
