@@ -447,6 +447,12 @@ void matmul_epilogues(xf::index_t m, xf::index_t k, xf::index_t n, epilogue_chec
   }
   {
     const range_log log;
+    y.assign(xf::gelu_tanh(0.5f * xf::matmul(a, b)));
+    one_call(range_log::names(), "y.assign(gelu_tanh(0.5 * a @ b))");
+    check(y, gelu_tanh, 0.5, 0, none, "gelu_tanh(0.5 * a @ b)");
+  }
+  {
+    const range_log log;
     y.assign(xf::matmul(a, b) + bias);
     one_call(range_log::names(), "y.assign(a @ b + bias)");
     check(y, [](double x) { return x; }, 1, 1, bias_at, "a @ b + bias");

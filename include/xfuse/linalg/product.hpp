@@ -214,7 +214,8 @@ class matmul_expr {
       for (const index_t e : plan_.batch)
         if (e != 1) return false;
       const T* bias = bias_row();
-      if (bias == nullptr && (!WithC || act == detail::gemm_activation::none)) return false;
+      // A bare product, or one with an addend and no activation, is a plain GEMM: no epilogue to run.
+      if (bias == nullptr && act == detail::gemm_activation::none) return false;
       if (bias != nullptr && dst.buffer().get() == c_.buffer().get()) return false;  // read while written
       [[maybe_unused]] const auto on_device = guard();
       const detail::nvtx_range range("xf::matmul (cuBLASLt epilogue)");
