@@ -9,9 +9,11 @@
 // - strided rows whose neighbours are adjacent in memory (softmax(a, 0) of a C-ordered matrix):
 //   a block's 32 lanes take 32 neighbouring rows, so each warp load reads 128 consecutive bytes;
 //   its warps split the rows' elements and fold through shared memory (rows of up to 512 floats).
-//   Splitting longer rows over a thread-block cluster, folding through distributed shared memory,
-//   measured slower than the two passes (0.32 against 0.45 of copy for 4096 x 16384 floats on an
-//   H100, see docs/performance.md), so they take two passes.
+//   Splitting longer rows over a thread-block cluster, each thread's values in registers, folding
+//   through distributed shared memory, measured slower than the two passes (0.32 against 0.45 of
+//   copy for 4096 x 16384 floats on an H100), so they take two passes; a cluster walk holding the
+//   lines in shared memory reached 0.77 in a standalone probe (bench/column_softmax_probe.cu, see
+//   docs/performance.md), not yet a walk here.
 // softmax folds the maximum, then the sum of exponentials; the norms fold the sum, then the squared
 // deviations from the mean (exact two-pass arithmetic on the values in registers). Other rows take
 // two passes (rows.hpp).
