@@ -11,6 +11,8 @@
 // - cluster: a thread-block cluster of CL blocks owns W columns; each block keeps R / CL rows of
 //   them in shared memory, the statistics are exchanged through distributed shared memory, and
 //   the outputs are written from shared memory. One read, one write.
+// - registers: as the row functions' strided walk keeps its rows (each lane a column, V values a
+//   thread in registers), split over a cluster; the maximum and the sum each folded over it.
 // - pipe: as cluster, but persistent: each cluster walks strips of W columns with two shared-memory
 //   buffers, copying the next strip in (cp.async) while the current one is written.
 //
@@ -247,6 +249,63 @@ __global__ void __launch_bounds__(threads) cluster_columns(const float* __restri
     __stcs(reinterpret_cast<float4*>(y + static_cast<size_t>(r0 + rr) * C + col), softmax4(tile[rr * TPW + tc], top, inverse));
 }
 
+// ---------------------------------------------------------------- registers (cluster), columns
+
+// As the row functions' strided walk holds its rows: lane l of every warp takes column l of the
+// cluster's 32, warp w of the block's 8 takes rows w, w + 8, ..., V of them in registers (scalar
+// loads, 128 bytes a warp); the maximum, then the sum, each folded across the warps through shared
+// memory and across the cluster through distributed shared memory.
+template <int V, int CL>
+__global__ void __launch_bounds__(threads) register_columns(const float* __restrict__ x, float* __restrict__ y, int R, int C) {
+  constexpr int warps = threads / 32;
+  __shared__ float scratch[warps][32];
+  __shared__ float part[2][32];
+  cg::cluster_group cluster = cg::this_cluster();
+  const int rank = static_cast<int>(cluster.block_rank()), strip = static_cast<int>(blockIdx.x) / CL;
+  const int lane = static_cast<int>(threadIdx.x) % 32, warp = static_cast<int>(threadIdx.x) / 32;
+  const int rows = R / CL, r0 = rank * rows, col = strip * 32 + lane;
+  float v[V];
+#pragma unroll
+  for (int i = 0; i < V; ++i) {
+    const int r = i * warps + warp;
+    v[i] = r < rows ? __ldcs(x + static_cast<size_t>(r0 + r) * C + col) : -INFINITY;
+  }
+  // One fold of the block's values of each column, then of the cluster's blocks.
+  const auto fold_cluster = [&](float t, bool max, int which) {
+    scratch[warp][lane] = t;
+    __syncthreads();
+    if (warp == 0) {
+      for (int w = 1; w < warps; ++w) t = max ? fmaxf(t, scratch[w][lane]) : t + scratch[w][lane];
+      part[which][lane] = t;
+    }
+    cluster.sync();
+    float all = max ? -INFINITY : 0.0f;
+    for (int q = 0; q < CL; ++q) {
+      const float u = cluster.map_shared_rank(&part[which][0], q)[lane];
+      all = max ? fmaxf(all, u) : all + u;
+    }
+    __syncthreads();  // scratch is written again by the next fold
+    return all;
+  };
+  float top = v[0];
+#pragma unroll
+  for (int i = 1; i < V; ++i) top = fmaxf(top, v[i]);
+  top = fold_cluster(top, true, 0);
+  float sum = 0.0f;
+#pragma unroll
+  for (int i = 0; i < V; ++i) {
+    v[i] = __expf(v[i] - top);
+    sum += v[i];
+  }
+  const float inverse = 1.0f / fold_cluster(sum, false, 1);
+  cluster.sync();  // every block's `part` has been read before any block leaves
+#pragma unroll
+  for (int i = 0; i < V; ++i) {
+    const int r = i * warps + warp;
+    if (r < rows) __stcs(y + static_cast<size_t>(r0 + r) * C + col, v[i] * inverse);
+  }
+}
+
 // ---------------------------------------------------------------- pipe (persistent cluster), columns
 
 __device__ __forceinline__ void async_copy16(void* smem, const void* gmem) {
@@ -425,6 +484,20 @@ struct probe {
     report(what, ms);
   }
 
+  template <int V, int CL>
+  void registers() {
+    if (R / CL > V * (threads / 32)) return;  // the block's rows must fit its registers
+    const auto k = register_columns<V, CL>;
+    cudaLaunchConfig_t cfg;
+    cudaLaunchAttribute at;
+    int live = 0;
+    if (!cluster_config(k, CL, 0, static_cast<unsigned>(C / 32 * CL), cfg, at, live)) return;
+    const float ms = median_ms([&] { PROBE_CHECK(cudaLaunchKernelEx(&cfg, k, static_cast<const float*>(x), y, R, C)); });
+    char what[160];
+    std::snprintf(what, sizeof what, "registers V=%d CL=%d (%d clusters live)", V, CL, live);
+    report(what, ms);
+  }
+
   template <int W, int CL>
   void pipe() {
     const auto k = pipe_columns<W, CL>;
@@ -486,6 +559,10 @@ int main(int argc, char** argv) {
     p.cluster<32, 8, 4>();
     p.cluster<16, 8, 4>();
     p.cluster<16, 8, 8>();
+    p.registers<64, 16>();
+    p.registers<32, 16>();
+    p.registers<64, 8>();
+    p.registers<32, 8>();
     p.pipe<32, 16>();
     p.pipe<16, 16>();
     p.pipe<16, 8>();
