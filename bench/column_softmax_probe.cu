@@ -13,6 +13,7 @@
 //   the outputs are written from shared memory. One read, one write.
 // - registers: as the row functions' strided walk keeps its rows (each lane a column, V values a
 //   thread in registers), split over a cluster; the maximum and the sum each folded over it.
+// - tma: as cluster, the lines moved in and out by 2-D tensor copies (boxes of W x Box).
 // - pipe: as cluster, but persistent: each cluster walks strips of W columns with two shared-memory
 //   buffers, copying the next strip in (cp.async) while the current one is written.
 //
@@ -20,7 +21,9 @@
 //   ./column_softmax_probe [R C [all|cluster|rows]]   (C a multiple of 128; R of 16)
 // "rows" times the long-row walk (softmax along the rows), the others the columns.
 #include <cooperative_groups.h>
+#include <cuda.h>
 #include <cuda_runtime.h>
+#include <cudaTypedefs.h>
 
 #include <algorithm>
 #include <cmath>
@@ -306,6 +309,80 @@ __global__ void __launch_bounds__(threads) register_columns(const float* __restr
   }
 }
 
+// ---------------------------------------------------------------- tma (cluster, tensor copies), columns
+
+// As cluster, but each block's lines arrive by 2-D tensor copies (boxes of W columns x Box rows,
+// issued by one thread, completing on an mbarrier) and leave the same way: the outputs are written
+// over the staged inputs in shared memory, then stored by tensor copies.
+__device__ __forceinline__ unsigned smem_address(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
+
+template <int W, int CL, int Box>
+__global__ void __launch_bounds__(threads)
+    tma_columns(const __grid_constant__ CUtensorMap in, const __grid_constant__ CUtensorMap out, int R) {
+  constexpr int TPW = W / 4, RP = threads / TPW;
+  extern __shared__ __align__(128) float4 tile[];  // R / CL rows of W columns
+  __shared__ float2 red[RP][W];
+  __shared__ float2 mine[W];
+  __shared__ float2 fin[W];
+  __shared__ __align__(8) unsigned long long arrived;
+  cg::cluster_group cluster = cg::this_cluster();
+  const int rank = static_cast<int>(cluster.block_rank()), strip = static_cast<int>(blockIdx.x) / CL;
+  const int tc = static_cast<int>(threadIdx.x) % TPW, tr = static_cast<int>(threadIdx.x) / TPW;
+  const int rows = R / CL, r0 = rank * rows, col0 = strip * W;
+  const unsigned barrier = smem_address(&arrived);
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(barrier) : "memory");
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(barrier), "r"(rows * W * 4) : "memory");
+    for (int b = 0; b < rows / Box; ++b)
+      asm volatile(
+          "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
+              smem_address(tile + b * Box * TPW)),
+          "l"(&in), "r"(col0), "r"(r0 + b * Box), "r"(barrier)
+          : "memory");
+  }
+  __syncthreads();  // the barrier is initialised before anyone waits on it
+  unsigned done = 0;
+  do {
+    asm volatile("{ .reg .pred ready; mbarrier.try_wait.parity.shared::cta.b64 ready, [%1], 0; selp.b32 %0, 1, 0, ready; }"
+                 : "=r"(done)
+                 : "r"(barrier)
+                 : "memory");
+  } while (!done);
+  float m[4] = {-INFINITY, -INFINITY, -INFINITY, -INFINITY}, s[4] = {};
+  for (int r = tr; r < rows; r += RP) fold4(m, s, tile[r * TPW + tc]);
+  for (int k = 0; k < 4; ++k) red[tr][tc * 4 + k] = make_float2(m[k], s[k]);
+  __syncthreads();
+  if (threadIdx.x < W) mine[threadIdx.x] = block_column_statistics(red, static_cast<int>(threadIdx.x));
+  cluster.sync();
+  if (threadIdx.x < W) {
+    float mm = -INFINITY, ss = 0.0f;
+    for (int q = 0; q < CL; ++q) {
+      const float2 p = cluster.map_shared_rank(mine, q)[threadIdx.x];
+      merge(mm, ss, p.x, p.y);
+    }
+    fin[threadIdx.x] = make_float2(mm, 1.0f / ss);
+  }
+  __syncthreads();
+  float top[4], inverse[4];
+  for (int k = 0; k < 4; ++k) {
+    top[k] = fin[tc * 4 + k].x;
+    inverse[k] = fin[tc * 4 + k].y;
+  }
+  for (int r = tr; r < rows; r += RP) tile[r * TPW + tc] = softmax4(tile[r * TPW + tc], top, inverse);
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // the outputs, visible to the copy engine
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int b = 0; b < rows / Box; ++b)
+      asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(&out), "r"(col0),
+                   "r"(r0 + b * Box), "r"(smem_address(tile + b * Box * TPW))
+                   : "memory");
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");  // shared memory read before the block leaves
+  }
+  cluster.sync();  // every block's `mine` has been read before any block leaves
+}
+
 // ---------------------------------------------------------------- pipe (persistent cluster), columns
 
 __device__ __forceinline__ void async_copy16(void* smem, const void* gmem) {
@@ -498,6 +575,44 @@ struct probe {
     report(what, ms);
   }
 
+  // A 2-D tensor map of an R x C float matrix, boxes of W columns x Box rows.
+  static CUtensorMap tensor_map(float* base, int R, int C, int W, int Box) {
+    static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
+      void* fn = nullptr;
+      cudaDriverEntryPointQueryResult found;
+      PROBE_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &found));
+      return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+    }();
+    CUtensorMap map;
+    const cuuint64_t dims[2] = {static_cast<cuuint64_t>(C), static_cast<cuuint64_t>(R)};
+    const cuuint64_t strides[1] = {static_cast<cuuint64_t>(C) * 4};
+    const cuuint32_t box[2] = {static_cast<cuuint32_t>(W), static_cast<cuuint32_t>(Box)}, steps[2] = {1, 1};
+    const CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, base, dims, strides, box, steps, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                              CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (r != CUDA_SUCCESS) {
+      std::printf("cuTensorMapEncodeTiled failed (%d)\n", static_cast<int>(r));
+      std::exit(1);
+    }
+    return map;
+  }
+
+  template <int W, int CL, int Box>
+  void tma() {
+    const int rows = R / CL;
+    if (rows % Box != 0) return;
+    const auto k = tma_columns<W, CL, Box>;
+    cudaLaunchConfig_t cfg;
+    cudaLaunchAttribute at;
+    int live = 0;
+    const std::size_t smem = static_cast<std::size_t>(rows) * W * 4;
+    if (!cluster_config(k, CL, smem, static_cast<unsigned>(C / W * CL), cfg, at, live)) return;
+    const CUtensorMap in = tensor_map(x, R, C, W, Box), out = tensor_map(y, R, C, W, Box);
+    const float ms = median_ms([&] { PROBE_CHECK(cudaLaunchKernelEx(&cfg, k, in, out, R)); });
+    char what[160];
+    std::snprintf(what, sizeof what, "tma W=%d CL=%d box %d rows (%zu KB, %d clusters live)", W, CL, Box, smem / 1024, live);
+    report(what, ms);
+  }
+
   template <int W, int CL>
   void pipe() {
     const auto k = pipe_columns<W, CL>;
@@ -559,6 +674,11 @@ int main(int argc, char** argv) {
     p.cluster<32, 8, 4>();
     p.cluster<16, 8, 4>();
     p.cluster<16, 8, 8>();
+    p.tma<32, 16, 256>();
+    p.tma<32, 16, 128>();
+    p.tma<32, 8, 256>();
+    p.tma<16, 16, 256>();
+    p.tma<16, 8, 256>();
     p.registers<64, 16>();
     p.registers<32, 16>();
     p.registers<64, 8>();
