@@ -71,13 +71,37 @@ __device__ __forceinline__ float4 softmax4(float4 v, const float* top, const flo
                      __expf(v.w - top[3]) * inverse[3]);
 }
 
-// The block's per-thread statistics of W columns (threads of one column group in `red`), merged
-// into one (max, sum) per column by the first W threads.
+// The statistics of `count` partial ones, partial(q) giving one (max, sum).
+template <class Partial>
+__device__ __forceinline__ float2 merged(int count, Partial partial) {
+  float m = -INFINITY, s = 0.0f;
+  for (int q = 0; q < count; ++q) {
+    const float2 p = partial(q);
+    merge(m, s, p.x, p.y);
+  }
+  return make_float2(m, s);
+}
+
+// Column c's statistics over the block's threads (one row of `red` per row in flight).
 template <int W, int RP>
 __device__ __forceinline__ float2 block_column_statistics(float2 (&red)[RP][W], int c) {
-  float m = -INFINITY, s = 0.0f;
-  for (int q = 0; q < RP; ++q) merge(m, s, red[q][c].x, red[q][c].y);
-  return make_float2(m, s);
+  return merged(RP, [&](int q) { return red[q][c]; });
+}
+
+// The maximum and the inverse sum of the statistics of `count` partial ones.
+template <class Partial>
+__device__ __forceinline__ float2 finals(int count, Partial partial) {
+  const float2 t = merged(count, partial);
+  return make_float2(t.x, 1.0f / t.y);
+}
+
+// This thread's four columns' maximum and inverse sum, from the block's finals.
+template <int W>
+__device__ __forceinline__ void column_finals(const float2 (&fin)[W], int tc, float* top, float* inverse) {
+  for (int k = 0; k < 4; ++k) {
+    top[k] = fin[tc * 4 + k].x;
+    inverse[k] = fin[tc * 4 + k].y;
+  }
 }
 
 // Waits until `count` reaches `want` (every member of the group has arrived).
@@ -119,20 +143,10 @@ __global__ void __launch_bounds__(threads)
     __syncthreads();
     if (threadIdx.x == 0) group_barrier(counters + g, static_cast<unsigned>(B) * (round + 1));
     __syncthreads();
-    if (threadIdx.x < W) {
-      float mm = -INFINITY, ss = 0.0f;
-      for (int q = 0; q < B; ++q) {
-        const float2 p = __ldcg(slot + q * W + threadIdx.x);
-        merge(mm, ss, p.x, p.y);
-      }
-      fin[threadIdx.x] = make_float2(mm, 1.0f / ss);
-    }
+    if (threadIdx.x < W) fin[threadIdx.x] = finals(B, [&](int q) { return __ldcg(slot + q * W + threadIdx.x); });
     __syncthreads();
     float top[4], inverse[4];
-    for (int k = 0; k < 4; ++k) {
-      top[k] = fin[tc * 4 + k].x;
-      inverse[k] = fin[tc * 4 + k].y;
-    }
+    column_finals(fin, tc, top, inverse);
     for (int rr = r1 - 1 - (r1 - 1 - r0 - tr) % RP; rr >= r0 + tr && r1 > r0 + tr; rr -= RP) {  // newest rows first
       const size_t at = static_cast<size_t>(rr) * C + col;
       __stcs(reinterpret_cast<float4*>(y + at), softmax4(__ldcs(reinterpret_cast<const float4*>(x + at)), top, inverse));
@@ -180,17 +194,9 @@ __global__ void __launch_bounds__(threads)
     __syncthreads();
     float2* slot = partials + (static_cast<size_t>(g) * 2 + (round & 1)) * B;
     if (t == 0) {
-      float mm = -INFINITY, ss = 0.0f;
-      for (int q = 0; q < threads / 32; ++q) merge(mm, ss, red[q].x, red[q].y);
-      __stcg(slot + b, make_float2(mm, ss));
+      __stcg(slot + b, merged(threads / 32, [&](int q) { return red[q]; }));
       group_barrier(counters + g, static_cast<unsigned>(B) * (round + 1));
-      mm = -INFINITY;
-      ss = 0.0f;
-      for (int q = 0; q < B; ++q) {
-        const float2 p = __ldcg(slot + q);
-        merge(mm, ss, p.x, p.y);
-      }
-      fin = make_float2(mm, 1.0f / ss);
+      fin = finals(B, [&](int q) { return __ldcg(slot + q); });
     }
     __syncthreads();
     const float top[4] = {fin.x, fin.x, fin.x, fin.x}, inverse[4] = {fin.y, fin.y, fin.y, fin.y};
@@ -234,20 +240,10 @@ __global__ void __launch_bounds__(threads) cluster_columns(const float* __restri
   __syncthreads();
   if (threadIdx.x < W) mine[threadIdx.x] = block_column_statistics(red, static_cast<int>(threadIdx.x));
   cluster.sync();
-  if (threadIdx.x < W) {
-    float mm = -INFINITY, ss = 0.0f;
-    for (int q = 0; q < CL; ++q) {
-      const float2 p = cluster.map_shared_rank(mine, q)[threadIdx.x];
-      merge(mm, ss, p.x, p.y);
-    }
-    fin[threadIdx.x] = make_float2(mm, 1.0f / ss);
-  }
+  if (threadIdx.x < W) fin[threadIdx.x] = finals(CL, [&](int q) { return cluster.map_shared_rank(mine, q)[threadIdx.x]; });
   cluster.sync();  // every block's `mine` has been read before any block leaves
   float top[4], inverse[4];
-  for (int k = 0; k < 4; ++k) {
-    top[k] = fin[tc * 4 + k].x;
-    inverse[k] = fin[tc * 4 + k].y;
-  }
+  column_finals(fin, tc, top, inverse);
   for (int rr = tr; rr < rows; rr += RP)
     __stcs(reinterpret_cast<float4*>(y + static_cast<size_t>(r0 + rr) * C + col), softmax4(tile[rr * TPW + tc], top, inverse));
 }
@@ -355,20 +351,10 @@ __global__ void __launch_bounds__(threads)
   __syncthreads();
   if (threadIdx.x < W) mine[threadIdx.x] = block_column_statistics(red, static_cast<int>(threadIdx.x));
   cluster.sync();
-  if (threadIdx.x < W) {
-    float mm = -INFINITY, ss = 0.0f;
-    for (int q = 0; q < CL; ++q) {
-      const float2 p = cluster.map_shared_rank(mine, q)[threadIdx.x];
-      merge(mm, ss, p.x, p.y);
-    }
-    fin[threadIdx.x] = make_float2(mm, 1.0f / ss);
-  }
+  if (threadIdx.x < W) fin[threadIdx.x] = finals(CL, [&](int q) { return cluster.map_shared_rank(mine, q)[threadIdx.x]; });
   __syncthreads();
   float top[4], inverse[4];
-  for (int k = 0; k < 4; ++k) {
-    top[k] = fin[tc * 4 + k].x;
-    inverse[k] = fin[tc * 4 + k].y;
-  }
+  column_finals(fin, tc, top, inverse);
   for (int r = tr; r < rows; r += RP) tile[r * TPW + tc] = softmax4(tile[r * TPW + tc], top, inverse);
   asm volatile("fence.proxy.async.shared::cta;" ::: "memory");  // the outputs, visible to the copy engine
   __syncthreads();
@@ -419,21 +405,11 @@ __global__ void __launch_bounds__(threads) pipe_columns(const float* __restrict_
     __syncthreads();
     if (threadIdx.x < W) mine[step & 1][threadIdx.x] = block_column_statistics(red, static_cast<int>(threadIdx.x));
     cluster.sync();
-    if (threadIdx.x < W) {
-      float mm = -INFINITY, ss = 0.0f;
-      for (int q = 0; q < CL; ++q) {
-        const float2 p = cluster.map_shared_rank(&mine[step & 1][0], q)[threadIdx.x];
-        merge(mm, ss, p.x, p.y);
-      }
-      fin[threadIdx.x] = make_float2(mm, 1.0f / ss);
-    }
+    if (threadIdx.x < W) fin[threadIdx.x] = finals(CL, [&](int q) { return cluster.map_shared_rank(&mine[step & 1][0], q)[threadIdx.x]; });
     __syncthreads();
     if (strip + clusters < strips) copy_in(strip + clusters, tiles + ((step + 1) & 1) * rows * TPW);
     float top[4], inverse[4];
-    for (int k = 0; k < 4; ++k) {
-      top[k] = fin[tc * 4 + k].x;
-      inverse[k] = fin[tc * 4 + k].y;
-    }
+    column_finals(fin, tc, top, inverse);
     const int col = strip * W + tc * 4;
     for (int r = tr; r < rows; r += RP)
       __stcs(reinterpret_cast<float4*>(y + static_cast<size_t>(r0 + r) * C + col), softmax4(buffer[r * TPW + tc], top, inverse));
