@@ -51,12 +51,14 @@ const xf::array<float, 1>& bias(xf::index_t n) {
 // The composed form: what a user writes without xf::softmax.
 template <which W>
 xf::array<float, 2> composed(const xf::array<float, 2>& a, int axis) {
+  const xf::index_t n = a.shape()[axis];
+  const xf::dims<2> along = axis == 1 ? xf::dims<2>{1, n} : xf::dims<2>{n, 1};  // a weight along the axis
   if constexpr (W == which::layer_norm) {
-    const auto w = weight(a.shape()[1]).reshape({1, a.shape()[1]});
-    const auto b = bias(a.shape()[1]).reshape({1, a.shape()[1]});
+    const auto w = weight(n).reshape(along);
+    const auto b = bias(n).reshape(along);
     return (a - xf::mean(a, axis, xf::keepdims)) / xf::sqrt(xf::var(a, axis, xf::keepdims) + 1e-5f) * w + b;
   } else if constexpr (W == which::rms_norm) {
-    const auto w = weight(a.shape()[1]).reshape({1, a.shape()[1]});
+    const auto w = weight(n).reshape(along);
     return a / xf::sqrt(xf::mean(a * a, axis, xf::keepdims) + 1e-6f) * w;
   }
   const auto max = xf::max(a, axis, xf::keepdims);
@@ -75,8 +77,8 @@ xf::array<float, 2> fused(const xf::array<float, 2>& a, int axis) {
   if constexpr (W == which::softmax) return xf::softmax(a, axis);
   else if constexpr (W == which::log_softmax) return xf::log_softmax(a, axis);
   else if constexpr (W == which::logsumexp) return xf::logsumexp(a, axis, xf::keepdims);
-  else if constexpr (W == which::layer_norm) return xf::layer_norm(a, axis, 1e-5, weight(a.shape()[1]), bias(a.shape()[1]));
-  else return xf::rms_norm(a, axis, 1e-6, weight(a.shape()[1]));
+  else if constexpr (W == which::layer_norm) return xf::layer_norm(a, axis, 1e-5, weight(a.shape()[axis]), bias(a.shape()[axis]));
+  else return xf::rms_norm(a, axis, 1e-6, weight(a.shape()[axis]));
 }
 
 // The two-pass form every walk falls back to (a reduction of each row's statistics, then a fused
@@ -89,7 +91,7 @@ void two_passes(const xf::array<float, 2>& a, int axis, xf::array<float, 2>& out
                               : W == which::logsumexp   ? row_result::logsumexp
                               : W == which::layer_norm  ? row_result::layer_norm
                                                         : row_result::rms_norm;
-  const xf::index_t n = a.shape()[1];
+  const xf::index_t n = a.shape()[axis];
   if constexpr (W == which::layer_norm) xf::detail::rows_in_two_passes<what>(a, axis, out, "bench", 1e-5, weight(n), bias(n));
   else if constexpr (W == which::rms_norm) xf::detail::rows_in_two_passes<what>(a, axis, out, "bench", 1e-6, weight(n), xf::detail::no_operand{});
   else xf::detail::rows_in_two_passes<what>(a, axis, out, "bench", 0, xf::detail::no_operand{}, xf::detail::no_operand{});
@@ -350,6 +352,7 @@ BENCHMARK_TEMPLATE(together_axis, 0)->Name("together/mean(A,0),var(A,0)/f32/8192
 BENCHMARK_TEMPLATE(rows, which::softmax, 8192, 8192, 1)->Name("rows/softmax(A,1)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::softmax, 8192, 8192, 0)->Name("rows/softmax(A,0)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::softmax, 4096, 16384, 0)->Name("rows/softmax(A,0)/f32/4096x16384")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(rows, which::softmax, 2048, 32768, 0)->Name("rows/softmax(A,0)/f32/2048x32768")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::softmax, 512, 131072, 0)->Name("rows/softmax(A,0)/f32/512x131072")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::log_softmax, 8192, 8192, 1)->Name("rows/log_softmax(A,1)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::logsumexp, 8192, 8192, 1)->Name("rows/logsumexp(A,1)/f32/8192^2")->UseManualTime()->Iterations(1);
@@ -357,6 +360,8 @@ BENCHMARK_TEMPLATE(rows, which::softmax, 64, two20, 1)->Name("rows/softmax(A,1)/
 BENCHMARK_TEMPLATE(rows, which::softmax, two20, 64, 1)->Name("rows/softmax(A,1)/f32/2^20x64")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::softmax, 65536, 1024, 1)->Name("rows/softmax(A,1)/f32/65536x1024")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::layer_norm, 8192, 8192, 1)->Name("rows/layer_norm(A,1,w,b)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(rows, which::layer_norm, 8192, 8192, 0)->Name("rows/layer_norm(A,0,w,b)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(rows, which::layer_norm, 4096, 16384, 0)->Name("rows/layer_norm(A,0,w,b)/f32/4096x16384")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::layer_norm, 65536, 1024, 1)->Name("rows/layer_norm(A,1,w,b)/f32/65536x1024")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::rms_norm, 8192, 8192, 1)->Name("rows/rms_norm(A,1,w)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(composed_rows, statement::softmax_into)->Name("compose/out.assign(softmax(A,1))/f32/8192^2")->UseManualTime()->Iterations(1);

@@ -28,6 +28,8 @@ def main(out_path, only=None):
     F = torch.nn.functional
     case(results, "rows/layer_norm(A,1,w,b)/f32/8192^2", lambda u, p, q: F.layer_norm(u, (side,), p, q, 1e-5), a, w, b)
     case(results, "rows/rms_norm(A,1,w)/f32/8192^2", lambda u, p: F.rms_norm(u, (side,), p, 1e-6), a, w)
+    # Along the columns: layer_norm normalises the last axis, so over a transposed view.
+    case(results, "rows/layer_norm(A,0,w,b)/f32/8192^2", lambda u, p, q: F.layer_norm(u.t(), (side,), p, q, 1e-5).t(), a, w, b)
     # Composed: into a preallocated array, and inside an expression.
     o = torch.empty_like(a)
     b2 = b.reshape(1, side)
@@ -39,9 +41,13 @@ def main(out_path, only=None):
          lambda u, v, p, q: v.copy_(p * F.layer_norm(u, (side,), None, None, 1e-5) + q), a, o, w2, b2)
     del o
     del a
-    for shape in ((4096, 16384), (512, 131072)):
+    for shape in ((4096, 16384), (2048, 32768), (512, 131072)):
         cols = torch.rand(*shape, device=dev) * 16 - 8
         case(results, f"rows/softmax(A,0)/f32/{shape[0]}x{shape[1]}", lambda u: torch.softmax(u, 0), cols)
+        if shape[0] == 4096:
+            wc, bc = torch.rand(4096, device=dev) * 1.5 + 0.5, torch.rand(4096, device=dev) * 2 - 1
+            case(results, "rows/layer_norm(A,0,w,b)/f32/4096x16384",
+                 lambda u, p, q: F.layer_norm(u.t(), (4096,), p, q, 1e-5).t(), cols, wc, bc)
         del cols
     long_rows = torch.rand(64, 1 << 20, device=dev) * 16 - 8
     case(results, "rows/softmax(A,1)/f32/64x2^20", lambda u: torch.softmax(u, 1), long_rows)

@@ -144,6 +144,25 @@ void aliasing(index_t n) {
   require_near(sum, want_sum, "x += softmax(x, 1)", 2, terms);
 }
 
+// A row function along the first axis written into the array it reads (each column's rows read
+// whole, by every block that holds them, before any is written), and added to it.
+template <class S, class T>
+void aliasing_columns(index_t m, index_t n) {
+  const auto v = rows_with_specials<T>(m, n);
+  const auto want = as_double(xf::to_host(xf::array<T, 2, S>(xf::softmax(xf::asarray<T, S>(v, {m, n}), 0))));
+  auto x = xf::asarray<T, S>(v, {m, n});
+  x.assign(xf::softmax(x, 0));
+  require_near(xf::to_host(x), want, "x.assign(softmax(x, 0))", 0);
+  x = xf::asarray<T, S>(v, {m, n});
+  x += xf::softmax(x, 0);
+  std::vector<double> want_sum(v.size()), terms(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    want_sum[i] = static_cast<double>(static_cast<T>(v[i] + static_cast<T>(want[i])));
+    terms[i] = std::fabs(static_cast<double>(v[i])) + std::fabs(want[i]);
+  }
+  require_near(xf::to_host(x), want_sum, "x += softmax(x, 0)", 2, terms);
+}
+
 // Expressions that use a row function, along `axis` of an (m, n) array: each against the fresh
 // result and the expression applied to host values.
 template <class S, class T>

@@ -175,11 +175,25 @@ void layouts() {
   const auto lx = xf::asarray<T, S>(long_rows, {3, 4096});
   require_close_to(xf::to_host(xf::softmax(lx * 2 - 1, 1)), reference(scaled_long, 3, 4096, 1, what::softmax), "softmax(x * 2 - 1) of rows of 4096");
   require_close_to(xf::to_host(xf::log_softmax(lx + lx, 1)), reference(doubled, 3, 4096, 1, what::log_softmax), "log_softmax(x + x) of rows of 4096");
-  const std::vector<index_t> strided = std::is_same_v<T, double> ? std::vector<index_t>{8, 9, 256, 257, 2048, 2049}
-                                                                 : std::vector<index_t>{16, 17, 512, 513, 3000, 4096, 4097};
+  // Past 512 floats (256 doubles) on sm_90 a thread-block cluster holds them, each block at most
+  // 32 KiB of them: clusters of 4 (513), 16 (3000; 4096, a block's share exactly 32 KiB); a share
+  // is a multiple of 8 elements, so the last block holds fewer. One more (4097; 2049 doubles) and
+  // longer take two passes.
+  const std::vector<index_t> strided = std::is_same_v<T, double> ? std::vector<index_t>{8, 9, 256, 257, 1000, 2048, 2049}
+                                                                 : std::vector<index_t>{16, 17, 512, 513, 3000, 4096, 4097, 8192};
   for (const index_t n : strided)
     check_rows<S>(uniform<T>(static_cast<std::size_t>(n * 40), -20, 20), 1, n, 40, [](const auto& a) { return a; },
                   "strided rows");
+  // Long strided rows walked backwards (a reversed view along the axis).
+  const index_t back_n = 3001;
+  const auto back = uniform<T>(static_cast<std::size_t>(back_n * 40), -20, 20);
+  std::vector<T> backwards(back.size());
+  for (index_t i = 0; i < back_n; ++i)
+    for (index_t c = 0; c < 40; ++c)
+      backwards[static_cast<std::size_t>(i * 40 + c)] = back[static_cast<std::size_t>((back_n - 1 - i) * 40 + c)];
+  const auto bx = xf::asarray<T, S>(back, {back_n, 40});
+  require_close_to(xf::to_host(xf::softmax(bx(xf::slice(xf::_, xf::_, -1), xf::all), 0)), reference(backwards, 1, back_n, 40, what::softmax),
+                   "softmax(a[::-1], 0) of 3001 x 40");
   const auto w = uniform<T>(64 * 257, -10, 10);
   check_rows<S>(w, 64, 257, 1, [](const auto& a) { return a; }, "odd rows");
   // An expression of the input, computed by the test on the host first.
@@ -224,6 +238,19 @@ void special_rows() {
     }
   check_rows<S>(rows, 5, n, 1, [](const auto& a) { return a; }, "special rows");
   check_rows<S>(columns, 1, n, 5, [](const auto& a) { return a; }, "special strided rows");
+  // The same five kinds of rows, 1000 long, as 20 strided rows (a cluster's on sm_90).
+  const index_t long_n = 1000, lanes = 20;
+  const auto long_plain = uniform<T>(static_cast<std::size_t>(long_n * lanes), -5, 5);
+  std::vector<T> long_columns(long_plain.size());
+  for (index_t i = 0; i < long_n; ++i)
+    for (index_t c = 0; c < lanes; ++c) {
+      const index_t kind = c % 5;
+      T x = long_plain[static_cast<std::size_t>(i * lanes + c)];
+      if ((kind == 0 && i == 600) || (kind == 1 && i == 999)) x = kind == 0 ? nan : inf;
+      if (kind == 2 || (kind == 3 && (i == 0 || i == 700))) x = -inf;
+      long_columns[static_cast<std::size_t>(i * lanes + c)] = x;
+    }
+  check_rows<S>(long_columns, 1, long_n, lanes, [](const auto& a) { return a; }, "special long strided rows");
   // Empty axis: softmax and log_softmax have no maximum to shift by (SciPy raises), logsumexp is
   // -inf (log of an empty sum).
   const auto empty_axis = xf::asarray<T, S>(std::vector<T>{}, {3, 0});

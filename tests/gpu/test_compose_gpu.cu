@@ -15,6 +15,7 @@ TEST_CASE("row functions into destinations they read: device arrays", "[gpu][com
   xf_test::compose::aliasing<xf::device, float>(33);
   xf_test::compose::aliasing<xf::device, float>(2048);
   xf_test::compose::aliasing<xf::device, double>(20000 / 100);
+  xf_test::compose::aliasing_columns<xf::device, float>(3000, 40);  // long columns: a cluster on sm_90
 }
 
 TEST_CASE("row functions inside expressions: device arrays", "[gpu][compose]") {
@@ -23,7 +24,9 @@ TEST_CASE("row functions inside expressions: device arrays", "[gpu][compose]") {
   xf_test::compose::consumers<xf::device, float>(300, 200, 0);    // columns: the strided walk
   xf_test::compose::consumers<xf::device, float>(16, 4096, 1);    // staged rows
   xf_test::compose::consumers<xf::device, float>(3, 20000, 1);    // two passes: the general path
-  xf_test::compose::consumers<xf::device, float>(2000, 3, 0);     // long columns: two passes
+  xf_test::compose::consumers<xf::device, float>(2000, 3, 0);     // long columns, too few: two passes
+  xf_test::compose::consumers<xf::device, float>(3000, 48, 0);    // long columns: softmax's held by a cluster on sm_90
+  xf_test::compose::consumers<xf::device, double>(1000, 40, 0);
   xf_test::compose::consumers<xf::device, float>(5, 1, 1);        // rows of one
 }
 

@@ -2,27 +2,22 @@
 // Device rows of softmax, log-softmax, logsumexp, layer norm and RMS norm (row_plan.hpp) in one
 // pass over memory: each thread holds V of a row's values in registers (64 bytes: 16 floats, 8
 // doubles), the row's statistics fold across the row's threads, then each thread computes and
-// stores its outputs. Two walks here, and a third for long rows on sm_90 (staged_row_kernel.cuh):
+// stores its outputs. Two walks here; on sm_90 long rows are staged in shared memory
+// (staged_row_kernel.cuh) and long strided rows held by a cluster (cluster_column_kernel.cuh),
+// both with this file's arithmetic (compute_row); row_launch.cuh chooses.
 // - contiguous rows (every leaf steps by 0 or +-1 along the row): 1 to 1024 threads per row,
 //   loading chunks of E consecutive elements (16-byte loads where aligned), folding by warp
 //   shuffles and, across a row's warps, shared memory. A block of fewer threads' rows holds several.
 // - strided rows whose neighbours are adjacent in memory (softmax(a, 0) of a C-ordered matrix):
 //   a block's 32 lanes take 32 neighbouring rows, so each warp load reads 128 consecutive bytes;
 //   its warps split the rows' elements and fold through shared memory (rows of up to 512 floats).
-//   Splitting longer rows over a thread-block cluster, each thread's values in registers, folding
-//   through distributed shared memory, measured slower than the two passes (0.32 against 0.45 of
-//   copy for 4096 x 16384 floats on an H100), so they take two passes; a cluster walk holding the
-//   lines in shared memory reached 0.77 in a standalone probe (bench/column_softmax_probe.cu, see
-//   docs/performance.md), not yet a walk here.
 // softmax folds the maximum, then the sum of exponentials; the norms fold the sum, then the squared
-// deviations from the mean (exact two-pass arithmetic on the values in registers). Other rows take
-// two passes (rows.hpp).
+// deviations from the mean (exact two-pass arithmetic on the values held). Other rows take two
+// passes (rows.hpp).
 #pragma once
-
 
 #include "../reduce/kernel.cuh"
 #include "../reduce/row_plan.hpp"
-#include "staged_row_kernel.cuh"
 
 #if XF_CUDA_TU
 namespace xf::detail {
@@ -40,6 +35,15 @@ template <bool Max, class C>
 __device__ XF_FORCEINLINE C fold_two(C a, C b) {
   return Max ? nan_max(a, b) : a + b;
 }
+
+// A thread's V values of a row, in registers (the walks here; cluster_column_kernel.cuh holds them
+// in shared memory).
+template <class C, int V>
+struct held_values {
+  C v[V];
+  __device__ XF_FORCEINLINE C& operator[](int i) { return v[i]; }
+  __device__ XF_FORCEINLINE const C& operator[](int i) const { return v[i]; }
+};
 
 // ---------------------------------------------------------------- contiguous rows
 
@@ -59,6 +63,9 @@ struct contiguous_row {
   C* scratch;  // row_policy::max_row_threads / 32 values
 
   __device__ XF_FORCEINLINE int n() const { return static_cast<int>(p.reduced.size); }
+  XF_HD static constexpr int held_count() { return V; }
+  static constexpr int held_group = V;
+  __device__ XF_FORCEINLINE held_values<C, V> held() const { return {}; }
   __device__ XF_FORCEINLINE int position(int i) const { return ((i / E) * row_threads + t) * E + i % E; }
   __device__ XF_FORCEINLINE bool first() const { return live && t == 0; }
 
@@ -82,7 +89,7 @@ struct contiguous_row {
   }
 
   // The thread's values, `absent` past the row's end (-inf for a maximum, 0 for a sum).
-  __device__ XF_FORCEINLINE void load(C absent, C* v) const {
+  __device__ XF_FORCEINLINE void load(C absent, held_values<C, V>& v) const {
     constexpr auto leaf_seq = std::make_integer_sequence<int, Plan::L>{};
     const int count = n();
 #pragma unroll
@@ -107,7 +114,7 @@ struct contiguous_row {
 
   // Stores output(v[i], position), of the output type, for each of the thread's values.
   template <class Output>
-  __device__ XF_FORCEINLINE void store(const C* v, const Output& output) const {
+  __device__ XF_FORCEINLINE void store(const held_values<C, V>& v, const Output& output) const {
     using Out = typename Plan::out_type;
     constexpr int width = E * static_cast<int>(sizeof(Out)) < 16 ? E * static_cast<int>(sizeof(Out)) : 16;
     if (!live) return;
@@ -151,6 +158,9 @@ struct strided_row {
   C (*scratch)[row_policy::lanes];  // one row of lanes per warp
 
   __device__ XF_FORCEINLINE int n() const { return static_cast<int>(p.reduced.size); }
+  XF_HD static constexpr int held_count() { return V; }
+  static constexpr int held_group = V;
+  __device__ XF_FORCEINLINE held_values<C, V> held() const { return {}; }
   __device__ XF_FORCEINLINE int position(int i) const { return i * row_threads + t; }
   __device__ XF_FORCEINLINE bool first() const { return live && t == 0; }
 
@@ -166,7 +176,7 @@ struct strided_row {
     return r;
   }
 
-  __device__ XF_FORCEINLINE void load(C absent, C* v) const {
+  __device__ XF_FORCEINLINE void load(C absent, held_values<C, V>& v) const {
     const int count = n();
 #pragma unroll
     for (int i = 0; i < V; ++i) {
@@ -176,7 +186,7 @@ struct strided_row {
   }
 
   template <class Output>
-  __device__ XF_FORCEINLINE void store(const C* v, const Output& output) const {
+  __device__ XF_FORCEINLINE void store(const held_values<C, V>& v, const Output& output) const {
     using Out = typename Plan::out_type;
     if (!live) return;
     const int count = n();
@@ -192,27 +202,37 @@ struct strided_row {
 
 // ---------------------------------------------------------------- what a row computes
 
+// Calls f(i) for each value i that the thread holds: in groups of Row::held_group unrolled (every
+// value at once in registers; a few at a time from shared memory, their loads issued together).
+template <class Row, class F>
+__device__ XF_FORCEINLINE void for_each_held(const Row& row, const F& f) {
+  const int held = row.held_count();
+  for (int g = 0; g < held; g += Row::held_group) {
+#pragma unroll
+    for (int u = 0; u < Row::held_group; ++u)
+      if (g + u < held) f(g + u);
+  }
+}
+
 // softmax, log_softmax, logsumexp of a row held in v (absent elements -inf), each output stored
 // through `finish` (its epilogue's `row` for this row).
-template <row_result What, class Row, class Finish, class EpilogueRow>
-__device__ XF_FORCEINLINE void softmax_row(const Row& row, typename Row::C* v, const Finish& finish, const EpilogueRow& at) {
+template <row_result What, class Row, class Held, class Finish, class EpilogueRow>
+__device__ XF_FORCEINLINE void softmax_row(const Row& row, Held& v, const Finish& finish, const EpilogueRow& at) {
   using C = typename Row::C;
   using Out = typename Row::out_type;
-  C max = v[0];
-#pragma unroll
-  for (int i = 1; i < Row::V; ++i) max = nan_max(max, v[i]);
+  C max = -limits<C>::infinity();
+  for_each_held(row, [&](int i) { max = nan_max(max, v[i]); });
   max = row.template fold<true>(max);
   const C shift = row_shift<What>(max);
   // Absent elements' exponential is 0 unless the shift is -inf too, so they are skipped by position.
   const int n = row.n();
   C sum = 0;
-#pragma unroll
-  for (int i = 0; i < Row::V; ++i) {
+  for_each_held(row, [&](int i) {
     const C shifted = v[i] - shift;
     const C e = row.position(i) < n ? math::r_exp(shifted) : C(0);
     sum += e;
     v[i] = What == row_result::softmax ? e : shifted;
-  }
+  });
   sum = row.template fold<false>(sum);
   if constexpr (What == row_result::logsumexp) {
     if (row.first()) row.p.out[row.out_pos] = finish.template store<Out>(at, math::r_log(sum) + shift, 0);
@@ -226,24 +246,21 @@ __device__ XF_FORCEINLINE void softmax_row(const Row& row, typename Row::C* v, c
 }
 
 // layer_norm, rms_norm of a row held in v (absent elements 0).
-template <row_result What, class Row, class Finish, class EpilogueRow>
-__device__ XF_FORCEINLINE void norm_row(const Row& row, const typename Row::C* v, const Finish& finish, const EpilogueRow& at) {
+template <row_result What, class Row, class Held, class Finish, class EpilogueRow>
+__device__ XF_FORCEINLINE void norm_row(const Row& row, const Held& v, const Finish& finish, const EpilogueRow& at) {
   using C = typename Row::C;
   using Out = typename Row::out_type;
   const int n = row.n();
   C mean = 0, squares = 0;
   if constexpr (What == row_result::layer_norm) {
-#pragma unroll
-    for (int i = 0; i < Row::V; ++i) mean += v[i];
+    for_each_held(row, [&](int i) { mean += v[i]; });
     mean = row.template fold<false>(mean) / static_cast<C>(n);
-#pragma unroll
-    for (int i = 0; i < Row::V; ++i) {
+    for_each_held(row, [&](int i) {
       const C d = row.position(i) < n ? v[i] - mean : C(0);
       squares += d * d;
-    }
+    });
   } else {
-#pragma unroll
-    for (int i = 0; i < Row::V; ++i) squares += v[i] * v[i];
+    for_each_held(row, [&](int i) { squares += v[i] * v[i]; });
   }
   squares = row.template fold<false>(squares);
   const C inverse_std = C(1) / math::r_sqrt(squares / static_cast<C>(n) + finish.eps);
@@ -254,7 +271,7 @@ __device__ XF_FORCEINLINE void norm_row(const Row& row, const typename Row::C* v
 template <row_result What, class Row, class Finish>
 __device__ XF_FORCEINLINE void compute_row(const Row& row, const Finish& finish, index_t o) {
   using C = typename Row::C;
-  C v[Row::V];
+  auto v = row.held();
   row.load(is_softmax_kind<What> ? -limits<C>::infinity() : C(0), v);
   const auto at = row.live ? finish.epilogue.row(o) : decltype(finish.epilogue.row(o)){};
   if constexpr (is_softmax_kind<What>) softmax_row<What>(row, v, finish, at);
@@ -287,67 +304,6 @@ __global__ void __launch_bounds__(row_policy::max_row_threads)
   strided_row<Plan> row{p, {}, 0, o < p.kept.size, warp, static_cast<int>(blockDim.x) / row_policy::lanes, scratch};
   if (row.live) layout_positions(p.kept, p.kept_narrow, o, row.kept_pos, row.out_pos);
   compute_row<What>(row, finish, o);
-}
-
-// ---------------------------------------------------------------- the launch
-
-enum class row_walk {
-  staged,       // staged_row_kernel
-  contiguous,   // row_kernel
-  strided,      // strided_row_kernel
-  two_passes,   // rows.hpp: a reduction of the statistics, then an element-wise pass
-};
-
-struct row_launch {
-  row_walk walk = row_walk::two_passes;
-  int row_threads = 1;  // contiguous: threads per row
-  int warps = 1;        // strided: warps per block
-};
-
-template <row_result What, class Plan, class Finish>
-row_launch choose_row_launch(const Plan& p, int device) {
-  using C = typename Plan::acc_type;
-  constexpr index_t V = row_values_per_thread<C>;
-  const index_t n = p.reduced.size;
-  row_launch l;
-  if (xf::device(device).properties().major >= 9 && rows_stageable(p)) {
-    l.walk = row_walk::staged;
-    return l;
-  }
-  if (n <= row_policy::max_row_threads * V && leaves_adjacent<Plan>(p.reduced, 0)) {
-    l.walk = row_walk::contiguous;
-    while (l.row_threads * V < n) l.row_threads *= 2;
-    return l;
-  }
-  // Strided rows: the kept layout's innermost dimension walks neighbouring rows (and outputs).
-  constexpr int max_warps = row_policy::max_row_threads / row_policy::lanes;
-  if (!leaves_adjacent<Plan>(p.kept, 0) || p.kept.out_stride[0] != 1 || p.kept.extent[0] < row_policy::lanes / 2) return l;
-  while (l.warps < max_warps && l.warps * V < n) l.warps *= 2;
-  if (l.warps * V < n) return l;
-  l.walk = row_walk::strided;
-  return l;
-}
-
-template <row_result What, class Plan, class Finish>
-void rows_device(Plan p, const row_launch& l, const Finish& finish, int device, cudaStream_t stream) {
-  if (l.walk == row_walk::staged) {
-    staged_rows_device<What>(p, finish, device, stream);
-    return;
-  }
-  if (l.walk == row_walk::contiguous) {
-    p.vector = vector_chunks(p);
-    const int block = l.row_threads < row_policy::block_threads ? row_policy::block_threads : l.row_threads;
-    const index_t rows_per_block = block / l.row_threads;
-    const index_t blocks = (p.kept.size + rows_per_block - 1) / rows_per_block;
-    if (blocks > INT_MAX) throw error("xf: too many rows for one launch (" + std::to_string(p.kept.size) + ")");
-    row_kernel<What, Plan, Finish><<<static_cast<unsigned>(blocks), block, 0, stream>>>(p, l.row_threads, finish);
-    XF_CUDA_CHECK(cudaGetLastError());
-    return;
-  }
-  const index_t blocks = (p.kept.size + row_policy::lanes - 1) / row_policy::lanes;
-  if (blocks > INT_MAX) throw error("xf: too many rows for one launch (" + std::to_string(p.kept.size) + ")");
-  strided_row_kernel<What, Plan, Finish><<<static_cast<unsigned>(blocks), l.warps * row_policy::lanes, 0, stream>>>(p, finish);
-  XF_CUDA_CHECK(cudaGetLastError());
 }
 
 }  // namespace xf::detail

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // The dispatcher of the fused row kinds (row_plan.hpp): softmax, log_softmax, logsumexp, layer
 // norm and RMS norm along one axis of any expression. On device arrays a row (the elements along
-// the axis) is read once and kept on chip while its statistics are folded (row_kernel.cuh,
-// staged_row_kernel.cuh: one kernel, one read and one write) when it is contiguous in memory and
-// at most 16384 floats (8192 doubles) long, or strided with its neighbouring rows adjacent in
-// memory and at most 512 floats long. Other rows take
-// two passes and no full-size temporary: one reduction folds each row's statistics in one read
+// the axis) is read once and kept on chip while its statistics are folded (row_launch.cuh chooses
+// the walk: one kernel, one read and one write) when it is contiguous in memory and at most 16384
+// floats (8192 doubles) long, or strided with its neighbouring rows adjacent in memory and at most
+// 512 floats long (on sm_90, 4096 for softmax's kinds, held by a thread-block cluster). Other rows
+// take two passes and no full-size temporary: one reduction folds each row's statistics in one read
 // (online_row_reducer, norm_row_reducer), one fused element-wise pass writes the outputs. Host
 // arrays walk each row once (run_rows_host).
 #pragma once
@@ -14,7 +14,7 @@
 #include <type_traits>
 
 #include "../reduce.hpp"
-#include "row_kernel.cuh"
+#include "row_launch.cuh"
 #include "../reduce/row_plan.hpp"
 #include "../base/nvtx_emit.hpp"
 
