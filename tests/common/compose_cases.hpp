@@ -115,6 +115,17 @@ void destinations(index_t m, index_t n) {
                as_double(xf::to_host(xf::array<T, 2, S>(xf::rms_norm(x, 1, 1e-6, weight)))), "eval(rms_norm(x, 1, eps, w))" + shape, 0);
 }
 
+// got == v + want elementwise, each sum rounded to T, within 2 ulps of its terms.
+template <class T>
+void require_added(const std::vector<T>& got, const std::vector<T>& v, const std::vector<double>& want, const std::string& what) {
+  std::vector<double> want_sum(v.size()), terms(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    want_sum[i] = static_cast<double>(static_cast<T>(v[i] + static_cast<T>(want[i])));
+    terms[i] = std::fabs(static_cast<double>(v[i])) + std::fabs(want[i]);
+  }
+  require_near(got, want_sum, what, 2, terms);
+}
+
 // Destinations that the row function reads: in place (each row read whole before it is written)
 // and through a transposed view (NumPy's answer: the result first, then the copy).
 template <class S, class T>
@@ -135,13 +146,7 @@ void aliasing(index_t n) {
 
   x = xf::asarray<T, S>(v, {n, n});
   x += xf::softmax(x, 1);  // the epilogue reads x where it writes
-  const auto sum = xf::to_host(x);
-  std::vector<double> want_sum(v.size()), terms(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    want_sum[i] = static_cast<double>(static_cast<T>(v[i] + static_cast<T>(want[i])));
-    terms[i] = std::fabs(static_cast<double>(v[i])) + std::fabs(want[i]);
-  }
-  require_near(sum, want_sum, "x += softmax(x, 1)", 2, terms);
+  require_added(xf::to_host(x), v, want, "x += softmax(x, 1)");
 }
 
 // A row function along the first axis written into the array it reads (each column's rows read
@@ -155,12 +160,7 @@ void aliasing_columns(index_t m, index_t n) {
   require_near(xf::to_host(x), want, "x.assign(softmax(x, 0))", 0);
   x = xf::asarray<T, S>(v, {m, n});
   x += xf::softmax(x, 0);
-  std::vector<double> want_sum(v.size()), terms(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    want_sum[i] = static_cast<double>(static_cast<T>(v[i] + static_cast<T>(want[i])));
-    terms[i] = std::fabs(static_cast<double>(v[i])) + std::fabs(want[i]);
-  }
-  require_near(xf::to_host(x), want_sum, "x += softmax(x, 0)", 2, terms);
+  require_added(xf::to_host(x), v, want, "x += softmax(x, 0)");
 }
 
 // Expressions that use a row function, along `axis` of an (m, n) array: each against the fresh

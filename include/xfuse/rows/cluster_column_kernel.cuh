@@ -13,6 +13,8 @@
 // thread-block cluster".
 #pragma once
 
+#include <bit>
+
 #include "../base/atomic.hpp"
 #include "row_kernel.cuh"
 
@@ -140,10 +142,9 @@ __global__ void __launch_bounds__(cluster_column_policy::block_threads)
   const int rank = static_cast<int>(__clusterRelativeBlockRank()), blocks = static_cast<int>(__clusterSizeInBlocks());
   const int lane = static_cast<int>(threadIdx.x) % policy::lanes, warp = static_cast<int>(threadIdx.x) / policy::lanes;
   const index_t o = static_cast<index_t>(blockIdx.x / blocks) * policy::lanes + lane;
-  const int first_row = rank * share;
+  const int first_row = rank * share, past_end = static_cast<int>(p.reduced.size) - first_row;
   C* const line = reinterpret_cast<C*>(shared_lines) + warp * policy::lanes + lane;
-  cluster_column<Plan> row{p, {}, 0, o < p.kept.size, warp, first_row, static_cast<int>(p.reduced.size) - first_row, line, scratch, partial};
-  if (row.count > share) row.count = share;
+  cluster_column<Plan> row{p, {}, 0, o < p.kept.size, warp, first_row, past_end < share ? past_end : share, line, scratch, partial};
   if (row.live) layout_positions(p.kept, p.kept_narrow, o, row.kept_pos, row.out_pos);
   compute_row<What>(row, finish, o);
   cluster_sync();  // no block leaves while another may still read its partial lines
@@ -189,28 +190,26 @@ inline cudaLaunchConfig_t cluster_launch(const cluster_columns& c, unsigned grid
 }
 
 // The launch's cluster for these rows on `device`, or none when they do not fit or no cluster of
-// its size and shared memory can be resident there (a GPU with fewer free SMs to a cluster).
+// its size can be resident there (a GPU with fewer free SMs to a cluster). Residency is asked once
+// per device and cluster size, for the largest share (a cluster that fits it fits any smaller):
+// no driver call per statement.
 template <row_result What, class Plan, class Finish>
 cluster_columns choose_cluster_columns(const Plan& p, int device) {
   const cluster_columns c = size_cluster_columns<typename Plan::acc_type>(p.reduced.size);
   if (c.blocks == 0) return c;
-  const auto kernel = cluster_column_kernel<What, Plan, Finish>;
-  // Whether such a cluster can be resident on the device: asked when the cluster or its shared
-  // memory changes, the answer kept with them in one word (a share is within the 48 KiB a block
-  // has without opting in; clusters of 16 are allowed first).
-  static atomic<long long> asked[max_devices];
-  const long long key = (static_cast<long long>(c.bytes) << 5 | c.blocks) << 1;
-  long long answer = asked[device].load(order::relaxed);
-  if ((answer & ~1LL) != key) {
+  static atomic<int> resident[max_devices][5];  // by log2 of the cluster size: 0 not asked, 1 yes, 2 no
+  atomic<int>& known = resident[device][std::countr_zero(static_cast<unsigned>(c.blocks))];
+  if (known.load(order::relaxed) == 0) {
+    const auto kernel = cluster_column_kernel<What, Plan, Finish>;
     XF_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
     cudaLaunchAttribute shape;
-    const cudaLaunchConfig_t config = cluster_launch(c, static_cast<unsigned>(c.blocks), nullptr, shape);
+    const cluster_columns largest{c.blocks, 0, static_cast<std::size_t>(cluster_column_policy::max_share_bytes)};
+    const cudaLaunchConfig_t config = cluster_launch(largest, static_cast<unsigned>(c.blocks), nullptr, shape);
     int clusters = 0;
     XF_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
-    answer = key | (clusters > 0 ? 1 : 0);
-    asked[device].store(answer, order::relaxed);
+    known.store(clusters > 0 ? 1 : 2, order::relaxed);
   }
-  return (answer & 1) != 0 ? c : cluster_columns{};
+  return known.load(order::relaxed) == 1 ? c : cluster_columns{};
 }
 
 template <row_result What, class Plan, class Finish>
