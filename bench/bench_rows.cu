@@ -206,7 +206,7 @@ void together_assign(benchmark::State& state) {
   state.counters["vs_composed"] = separate_ms / ms;
 }
 
-enum class general { divide_by_sum, subtract_mean, standardise };
+enum class general { divide_by_sum, subtract_mean, standardise, weighted_standardise };
 
 // The general form: an expression that uses reductions of its own rows, described with xf::lazy
 // (one kernel), against the same expression with eager reductions (a reduction kernel each, then
@@ -214,16 +214,22 @@ enum class general { divide_by_sum, subtract_mean, standardise };
 template <general G, xf::index_t rows_count, xf::index_t row_length>
 void statistics_in_rows(benchmark::State& state) {
   const auto a = random_array<float>(rows_count * row_length, 0.5, 8).reshape({rows_count, row_length});
+  // A weight and a bias of a's type (layer norm written out): arrays of one type beside a.
+  const auto w = random_array<float>(row_length, 0.5, 2).reshape({1, row_length});
+  const auto b = random_array<float>(row_length, -1, 1).reshape({1, row_length});
   const xf::array<float, 2> r(a.shape()), c(a.shape());
   const double ms = median_ms([&] {
     if constexpr (G == general::divide_by_sum) r.assign(a / xf::lazy::sum(a, 1, xf::keepdims));
     else if constexpr (G == general::subtract_mean) r.assign(a - xf::lazy::mean(a, 1, xf::keepdims));
-    else r.assign((a - xf::lazy::mean(a, 1, xf::keepdims)) / xf::sqrt(xf::lazy::var(a, 1, xf::keepdims) + 1e-5f));
+    else if constexpr (G == general::standardise)
+      r.assign((a - xf::lazy::mean(a, 1, xf::keepdims)) / xf::sqrt(xf::lazy::var(a, 1, xf::keepdims) + 1e-5f));
+    else r.assign((a - xf::lazy::mean(a, 1, xf::keepdims)) / xf::sqrt(xf::lazy::var(a, 1, xf::keepdims) + 1e-5f) * w + b);
   });
   const double composed_ms = median_ms([&] {
     if constexpr (G == general::divide_by_sum) c.assign(a / xf::sum(a, 1, xf::keepdims));
     else if constexpr (G == general::subtract_mean) c.assign(a - xf::mean(a, 1, xf::keepdims));
-    else c.assign((a - xf::mean(a, 1, xf::keepdims)) / xf::sqrt(xf::var(a, 1, xf::keepdims) + 1e-5f));
+    else if constexpr (G == general::standardise) c.assign((a - xf::mean(a, 1, xf::keepdims)) / xf::sqrt(xf::var(a, 1, xf::keepdims) + 1e-5f));
+    else c.assign((a - xf::mean(a, 1, xf::keepdims)) / xf::sqrt(xf::var(a, 1, xf::keepdims) + 1e-5f) * w + b);
   });
   require_small(xf::max(xf::abs(r - c) / (xf::abs(c) + 1)).item(), 1e-4, "statistics in rows");
   report(state, ms, static_cast<double>(a.size()) * 8);
@@ -341,6 +347,8 @@ BENCHMARK_TEMPLATE(consumer_of_scan, 0)->Name("general/A-cumsum(A,0)/n/f32/8192^
 BENCHMARK_TEMPLATE(statistics_in_rows, general::divide_by_sum, 8192, 8192)->Name("general/x/sum(x,1,kd)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(statistics_in_rows, general::subtract_mean, 8192, 8192)->Name("general/x-mean(x,1,kd)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(statistics_in_rows, general::standardise, 8192, 8192)->Name("general/(x-mean)/sqrt(var+eps)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(statistics_in_rows, general::weighted_standardise, 8192, 8192)->Name("general/(x-mean)/sqrt(var+eps)*w+b/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(statistics_in_rows, general::standardise, 65536, 1024)->Name("general/(x-mean)/sqrt(var+eps)/f32/65536x1024")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(statistics_in_rows, general::subtract_mean, two20, 64)->Name("general/x-mean(x,1,kd)/f32/2^20x64")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(statistics_in_rows, general::divide_by_sum, 65536, 1024)->Name("general/x/sum(x,1,kd)/f32/65536x1024")->UseManualTime()->Iterations(1);
 BENCHMARK(together_assign)->Name("together/z1=x+y,z2=x*y-1/f32/2^28")->UseManualTime()->Iterations(1);

@@ -146,6 +146,65 @@ void special_values() {
   }
 }
 
+// Rows around the edges of the walk that stages them in shared memory on sm_90 (2048 to 10240
+// floats whose rows are whole 16-byte multiples; 2044, 4098 and 10244 take the register walk),
+// with NaN, +inf and all -inf rows: a weight of x's type (staged beside x), the standardised rows
+// (var folded around the mean), and nanstd with ddof 1 subtracted from a second input.
+template <class Space>
+void long_rows() {
+  const index_t m = 140;
+  for (const index_t n : {index_t{2044}, index_t{2048}, index_t{4098}, index_t{10240}, index_t{10244}}) {
+    auto v = uniform<float>(static_cast<std::size_t>(m * n), 0.5, 8);
+    constexpr float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    v[static_cast<std::size_t>(3 * n + n / 2)] = nan;
+    v[static_cast<std::size_t>(7 * n + n - 1)] = inf;
+    for (index_t k = 0; k < n; ++k) v[static_cast<std::size_t>(5 * n + k)] = -inf;
+    const auto wv = uniform<float>(static_cast<std::size_t>(n), 0.5, 2);
+    const auto zv = uniform<float>(v.size(), -1, 1);
+    const auto x = xf::asarray<float, Space>(v, {m, n});
+    const auto w = xf::asarray<float, Space>(wv, {1, n});
+    const auto z = xf::asarray<float, Space>(zv, {m, n});
+    const std::string what = "rows of " + std::to_string(n);
+
+    const auto mean = xf::lazy::mean(x, 1, xf::keepdims);
+    xf::array<float, 2, Space> r = (x - mean) * w / mean + xf::lazy::max(x * w, 1, xf::keepdims);
+    xf::array<float, 2, Space> s = (x - xf::lazy::mean(x, 1, xf::keepdims)) / xf::sqrt(xf::lazy::var(x, 1, xf::keepdims) + 1e-5f);
+    xf::array<float, 2, Space> q = z - xf::lazy::nanstd(x, 1, xf::keepdims, xf::ddof(1));
+    std::vector<float> want_r(v.size()), want_q(v.size());
+    for (index_t i = 0; i < m; ++i) {
+      long double sum = 0, max = -INFINITY, kept = 0, count = 0;
+      bool nan_in_row = false;
+      for (index_t k = 0; k < n; ++k) {
+        const long double xv = v[static_cast<std::size_t>(i * n + k)], xw = xv * wv[static_cast<std::size_t>(k)];
+        sum += xv;
+        nan_in_row = nan_in_row || xw != xw;
+        if (xw > max) max = xw;
+        if (xv == xv) kept += xv, count += 1;
+      }
+      if (nan_in_row) max = NAN;
+      const long double mu = sum / n, kept_mean = kept / count;
+      long double squares = 0;
+      for (index_t k = 0; k < n; ++k) {
+        const long double xv = v[static_cast<std::size_t>(i * n + k)];
+        if (xv == xv) squares += (xv - kept_mean) * (xv - kept_mean);
+      }
+      const long double nanstd = std::sqrt(squares / (count - 1));
+      for (index_t k = 0; k < n; ++k) {
+        const std::size_t at = static_cast<std::size_t>(i * n + k);
+        want_r[at] = static_cast<float>((v[at] - mu) * wv[static_cast<std::size_t>(k)] / mu + max);
+        want_q[at] = static_cast<float>(zv[at] - nanstd);
+      }
+    }
+    require_all_close(xf::to_host(r), want_r, 2e-5, 1e-5, "(x - mean) * w / mean + max(x * w), " + what);
+    require_all_close(xf::to_host(s), reference(v, {m, n}, 1, formula::standardise), 0.0, 4e-4, "standardised, " + what);
+    require_all_close(xf::to_host(q), want_q, 1e-5, 1e-5, "z - nanstd(x, ddof=1), " + what);
+    // In place, every row staged whole before any of it is written.
+    auto y = xf::asarray<float, Space>(v, {m, n});
+    y.assign(y - xf::lazy::mean(y, 1, xf::keepdims));
+    require_all_close(xf::to_host(y), reference(v, {m, n}, 1, formula::subtract_mean), 0.0, 2e-4, "y = y - mean(y, 1), " + what);
+  }
+}
+
 // Transposed inputs, in-place updates, another destination type, a broadcast operand, one
 // reduction used twice and two reductions of different inputs.
 template <class Space>

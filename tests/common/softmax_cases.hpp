@@ -175,6 +175,14 @@ void layouts() {
   const auto lx = xf::asarray<T, S>(long_rows, {3, 4096});
   require_close_to(xf::to_host(xf::softmax(lx * 2 - 1, 1)), reference(scaled_long, 3, 4096, 1, what::softmax), "softmax(x * 2 - 1) of rows of 4096");
   require_close_to(xf::to_host(xf::log_softmax(lx + lx, 1)), reference(doubled, 3, 4096, 1, what::log_softmax), "log_softmax(x + x) of rows of 4096");
+  // A row that every row reads (read from memory beside the staged x, not staged): x - w, w of
+  // shape (4096,).
+  const auto row_w = uniform<T>(4096, -5, 5);
+  std::vector<T> shifted(long_rows.size());
+  for (std::size_t i = 0; i < long_rows.size(); ++i)
+    shifted[i] = xf::detail::convert<T>(static_cast<double>(as_real(long_rows[i])) - static_cast<double>(as_real(row_w[i % 4096])));
+  const auto lw = xf::asarray<T, S>(row_w, {4096});
+  require_close_to(xf::to_host(xf::softmax(lx - lw, 1)), reference(shifted, 3, 4096, 1, what::softmax), "softmax(x - w) of rows of 4096, w one row");
   // Past 512 floats (256 doubles) on sm_90 a thread-block cluster holds them, each block at most
   // 32 KiB of them: clusters of 4 (513), 16 (3000; 4096, a block's share exactly 32 KiB); a share
   // is a multiple of 8 elements, so the last block holds fewer. One more (4097; 2049 doubles) and

@@ -140,6 +140,11 @@ void nan_reductions_match_reference() {
   // np.nanvar([1, 2, nan], ddof=2) is nan (no degree of freedom left; var([1, 2], ddof=2) is inf).
   CHECK(std::isnan(xf::nanvar(xf::asarray<double, Space>({1, 2, nan}), xf::ddof(2)).item()));
   CHECK(std::isinf(xf::var(xf::asarray<double, Space>({1, 2}), xf::ddof(2)).item()));
+  // np.var([1, 2, inf]), np.nanstd([inf, 1, nan]) and np.var([inf, inf]) are nan: the deviations
+  // from an infinite mean are inf - inf.
+  CHECK(std::isnan(xf::var(xf::asarray<double, Space>({1, 2, inf})).item()));
+  CHECK(std::isnan(xf::nanstd(xf::asarray<double, Space>({inf, 1, nan})).item()));
+  CHECK(std::isnan(xf::var(xf::asarray<float, Space>({INFINITY, INFINITY})).item()));
   // np.nanvar([nan, nan]) is nan; np.nanprod([nan]) is 1.0; np.nanstd([2.0], ddof=1) is nan.
   CHECK(std::isnan(xf::nanvar(xf::asarray<double, Space>({nan, nan})).item()));
   CHECK(xf::nanprod(xf::asarray<double, Space>({nan})).item() == 1.0);

@@ -238,7 +238,10 @@ struct var_reducer {
     if constexpr (SkipNan) {
       if (nan_of(v)) return identity();
     }
-    return {1, convert<Acc>(v), Real(0)};
+    // m2 starts NaN for an infinity: NumPy's deviations from an infinite mean are NaN (inf - inf),
+    // which Chan's merge alone would turn into an infinite variance.
+    const Acc x = convert<Acc>(v);
+    return {1, x, squared_magnitude(x - x)};
   }
   XF_HD XF_FORCEINLINE acc_type combine(const acc_type& a, const acc_type& b) const {
     if (a.count == 0) return b;

@@ -8,14 +8,17 @@
 //
 // The expression and the reductions' inputs are zipped into one plan walking rows
 // (make_row_plan: one layout, so a row is the same elements for all of them); the reducers fold
-// side by side (reducers_together); row_statistics_kernel.cuh folds a row's statistics into the
-// reductions' result arrays, then writes its outputs from the row held in registers. Anything else
-// (host arrays, other axes or shapes, a reduction already computed, a reduction of an expression
-// that itself holds one, rows longer than a block holds (16384 floats) or fewer than the GPU's
-// multiprocessors, rows strided in memory, two arrays of one element type, a destination that
-// other elements read) takes the general path: each reduction runs when first needed (its own
-// kernel, a small result), then the element-wise kernel. Both give the same values up to the
-// rounding of a different summation order.
+// side by side (reducers_together), var and std around the mean in a second sweep of the held row
+// (held_fold.hpp). A row's statistics go into the reductions' result arrays, then its outputs are
+// written from the row held on chip: on sm_90, rows of 2048 elements or more whose arrays fit 40
+// KiB are staged in shared memory (staged_row_statistics_kernel.cuh); other rows are held in
+// registers (row_statistics_kernel.cuh). Anything else (host arrays, other axes or shapes, a
+// reduction already computed, a reduction of an expression that itself holds one, rows longer
+// than a block holds (16384 floats) or fewer than the GPU's multiprocessors, rows strided in
+// memory, two arrays of one element type in registers, a destination that other elements read)
+// takes the general path: each reduction runs when first needed (its own kernel, a small result),
+// then the element-wise kernel. Both give the same values up to the rounding of a different
+// summation order.
 #pragma once
 
 #include <tuple>
@@ -26,6 +29,8 @@
 #include "pending.hpp"
 #include "row_plan.hpp"
 #include "row_statistics_kernel.cuh"
+#include "staged_row_statistics_kernel.cuh"
+#include "held_fold.hpp"
 #include "together.hpp"
 #include "../base/nvtx_emit.hpp"
 
@@ -64,19 +69,42 @@ struct statistics_then_outputs {
   XF_HD acc_type identity() const { return reducers.identity(); }
   template <class Zipped>
   XF_HD XF_FORCEINLINE acc_type map(const Zipped& v, index_t r) const {
-    return reducers.map(after_first(v, std::make_integer_sequence<int, Zipped::size - 1>{}), r);
+    return reducers.map(inputs(v), r);
   }
   XF_HD XF_FORCEINLINE acc_type combine(const acc_type& a, const acc_type& b) const { return reducers.combine(a, b); }
   XF_HD auto finish(const acc_type& a, index_t n) const { return reducers.finish(a, n); }
 
- private:
   // The values after the first, as a tuple built in place (make_tuple is host code: it also copies
   // arrays, whose buffers live on the host).
+  template <class Zipped>
+  XF_HD XF_FORCEINLINE static auto inputs(const Zipped& v) {
+    return after_first(v, std::make_integer_sequence<int, Zipped::size - 1>{});
+  }
   template <class Zipped, int... I>
   XF_HD XF_FORCEINLINE static auto after_first(const Zipped& v, std::integer_sequence<int, I...>) {
     return tuple<std::remove_cvref_t<decltype(get<I + 1>(v))>...>{
         {tuple_leaf<I, std::remove_cvref_t<decltype(get<I + 1>(v))>>{get<I + 1>(v)}...}};
   }
+};
+
+// A held row's statistics fold as the reducers' own (held_fold.hpp), over the reductions' inputs.
+template <class Out, class Reducers>
+struct held_fold<statistics_then_outputs<Out, Reducers>> {
+  using Op = statistics_then_outputs<Out, Reducers>;
+  using A = typename Op::acc_type;
+  using Inner = held_fold<Reducers>;
+  static constexpr bool two_sweeps = Inner::two_sweeps;
+  template <class Zipped>
+  XF_HD XF_FORCEINLINE static A gather(const Op& op, const A& a, const Zipped& v, index_t r) {
+    return Inner::gather(op.reducers, a, Op::inputs(v), r);
+  }
+  XF_HD XF_FORCEINLINE static A merge(const Op& op, const A& a, const A& b) { return Inner::merge(op.reducers, a, b); }
+  XF_HD XF_FORCEINLINE static A centre(const Op& op, const A& a) { return Inner::centre(op.reducers, a); }
+  template <class Zipped>
+  XF_HD XF_FORCEINLINE static A spread(const Op& op, const A& a, const Zipped& v, index_t r) {
+    return Inner::spread(op.reducers, a, Op::inputs(v), r);
+  }
+  XF_HD XF_FORCEINLINE static A merge_spread(const Op& op, const A& a, const A& b) { return Inner::merge_spread(op.reducers, a, b); }
 };
 
 // Undoes the reservation of the reductions' results unless the kernel was launched: they are then
@@ -105,14 +133,32 @@ int slot_reading(const Records& records, const void* data) {
   return found;
 }
 
-// Whether the rows are contiguous (leaves_adjacent) and every statistic is the same along its row
-// (step 0: row_statistics_kernel reads it once).
+// Whether every statistic is the same along its row (step 0: the kernels read it once).
 template <class Plan>
-bool rows_contiguous(const Plan& p) {
-  const bool constant_statistics = [&]<int... K>(std::integer_sequence<int, K...>) {
+bool statistics_constant_along_rows(const Plan& p) {
+  return [&]<int... K>(std::integer_sequence<int, K...>) {
     return ((!is_statistic_leaf<tuple_element_t<K, typename Plan::leaves_type>> || p.reduced.stride[K][0] == 0 || p.reduced.size == 1) && ...);
   }(std::make_integer_sequence<int, Plan::L>{});
-  return constant_statistics && leaves_adjacent<Plan>(p.reduced, 0);
+}
+
+// Sets which result each statistic leaf reads; false unless every one reads, for each row, what
+// that row stores (the same layout as the leaf the results are stored through).
+template <class Plan, class Records, std::size_t N, class Destinations>
+bool statistics_of_own_rows(const Plan& p, const Records& records, const void* const (&results)[N], Destinations& stats) {
+  bool own = true;
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          stats.result_of[K] = -1;
+          if constexpr (is_statistic_leaf<tuple_element_t<K, typename Plan::leaves_type>>) {
+            for (std::size_t i = 0; i < N; ++i)
+              if (static_cast<const void*>(get<K>(records).desc.ptr) == results[i]) stats.result_of[K] = static_cast<signed char>(i);
+            own = own && stats.result_of[K] >= 0 && p.alias[K] == stats.slot[stats.result_of[K]];
+          }
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
+  return own;
 }
 
 #if XF_CUDA_TU
@@ -125,22 +171,31 @@ bool launch_row_statistics(const array<T, R, device>& dst, const E& e, int axis,
   using Reducers = reducers_together<typename P::op_type...>;
   const statistics_then_outputs<T, Reducers> op_of_rows{Reducers{detail::make_tuple(parts->op...)}};
   const auto p = make_row_plan(all, axis, op_of_rows, dst.data(), dst.strides());
-  statistics_destinations<typename P::op_type::out_type...> stats{detail::make_tuple(parts->state->value->data()...), {}};
+  using Plan = std::remove_cvref_t<decltype(p)>;
+  statistics_destinations<Plan::L, typename P::op_type::out_type...> stats{detail::make_tuple(parts->state->value->data()...), {}, {}};
   const auto records = all.leaves();
-  int i = 0;
-  for (const void* data : {static_cast<const void*>(parts->state->value->data())...}) {
-    stats.slot[i] = slot_reading(records, data);
-    if (stats.slot[i++] < 0) return false;
+  const void* const results[] = {static_cast<const void*>(parts->state->value->data())...};
+  for (std::size_t i = 0; i < sizeof...(P); ++i) {
+    stats.slot[i] = slot_reading(records, results[i]);
+    if (stats.slot[i] < 0) return false;
+  }
+  if (!statistics_constant_along_rows(p) || !statistics_of_own_rows(p, records, results, stats)) return false;
+  const int cur = device::current_id();
+  // Long contiguous rows on sm_90: staged in shared memory, every array once.
+  if (device(cur).properties().major >= 9 && rows_stageable(p)) {
+    require_access(dst.device_id(), cur, op);
+    require_leaf_access(p, all, cur, op);
+    staged_row_statistics_device(p, stats, cur, current_slot(cur).handle);
+    return true;
   }
   // Rows a block cannot hold, rows strided in memory (uncoalesced by a row's threads), or two
   // arrays of one element type (one register set per type): the general path.
   const int row_threads = row_statistics_threads<decltype(p)>(p.reduced.size);
-  if (row_threads == 0 || !rows_contiguous(p) || !held_shared(p)) return false;
+  if (row_threads == 0 || !leaves_adjacent<decltype(p)>(p.reduced, 0) || !held_shared(p)) return false;
   const int block = row_threads < row_statistics_policy::block_threads ? row_statistics_policy::block_threads : row_threads;
   const index_t rows_per_block = block / row_threads;
   const index_t blocks = (p.kept.size + rows_per_block - 1) / rows_per_block;
   if (blocks > INT_MAX) return false;
-  const int cur = device::current_id();
   require_access(dst.device_id(), cur, op);
   require_leaf_access(p, all, cur, op);
   row_statistics_kernel<<<static_cast<unsigned>(blocks), block, 0, current_slot(cur).handle>>>(p, stats, row_threads);

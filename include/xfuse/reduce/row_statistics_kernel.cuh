@@ -3,14 +3,16 @@
 // (row_statistics.hpp). Each row (the elements along the axis) is taken by `row_threads` threads
 // of a block, each holding up to H of the row's elements in registers: per element type, the
 // values of the first leaf held in memory (not a reduction's result), shared by every leaf of that
-// type, shared by every leaf of that type (x in `x / sum(x)` is read by two leaves and held once). The threads fold the row's statistics
-// (every described reduction at once, reducers_together), store them into the reductions' result
-// arrays, and after a barrier compute the row's outputs from the held values and the statistics:
-// one read and one write of memory, as the fused softmax (row_kernel.cuh).
+// type (x in `x / sum(x)` is read by two leaves and held once). The threads fold the row's
+// statistics (every described reduction at once, reducers_together, by held_fold.hpp: var and std
+// sweep the held values twice), store them into the reductions' result arrays, and compute the
+// row's outputs from the held values and the statistics in registers: one read and one write of
+// memory, as the fused softmax (row_kernel.cuh).
 #pragma once
 
 #include <utility>
 
+#include "held_fold.hpp"
 #include "kernel.cuh"
 #include "row_plan.hpp"
 
@@ -48,16 +50,19 @@ inline constexpr int held_per_thread = [] {
 }();
 
 // Where the statistics of a row go: result array I of the reductions, at the position that the
-// expression's leaf `slot[I]` (reading that array) has for the row.
-template <class... Out>
+// expression's leaf `slot[I]` (reading that array) has for the row; and which result each of the
+// plan's L leaves reads (-1: none). Every leaf reading a result reads this row's (the host checks
+// that it aliases slot[I]), so the outputs take the statistics from registers.
+template <int L, class... Out>
 struct statistics_destinations {
   tuple<Out*...> to;
   int slot[sizeof...(Out)];
+  signed char result_of[L > 0 ? L : 1];
 };
 
 // The zipped expression's value at row element r (the expression's value first, then the
 // reductions' inputs): held leaves from the registers `held`, statistics from `row_stats` (the
-// row's values, read once after the barrier; before it they are not read), generators computed.
+// row's values once folded; before that they are not read), generators computed.
 template <bool Statistics, class Plan, class Held>
 __device__ XF_FORCEINLINE auto zipped_value(const Plan& p, const index_t (&kept_pos)[Plan::slots], const Held& held, index_t r,
                                             const Held& row_stats) {
@@ -132,44 +137,89 @@ __device__ XF_FORCEINLINE T shuffle_xor(const T& v, int offset) {
   return r;
 }
 
-// The row's accumulators folded over its threads (a power of two, aligned in the block): by
-// shuffles within a warp, then across the row's warps through shared memory. Every thread of the
-// block calls it; every thread of a row gets the row's total.
-template <class Plan>
-__device__ XF_FORCEINLINE typename Plan::acc_type fold_over_row(const Plan& p, typename Plan::acc_type acc, int row_threads,
-                                                               typename Plan::acc_type* scratch) {
+// The row's accumulators folded by `merge` over its threads (a power of two, aligned in the
+// block): by shuffles within a warp, then across the row's warps through shared memory. Every
+// thread of the block calls it; every thread of a row gets the row's total.
+template <class Acc, class Merge>
+__device__ XF_FORCEINLINE Acc fold_over_row(Acc acc, int row_threads, Acc* scratch, const Merge& merge) {
 #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2)
-    if (offset < row_threads) acc = p.op.combine(acc, shuffle_xor(acc, offset));
+    if (offset < row_threads) acc = merge(acc, shuffle_xor(acc, offset));
   if (row_threads <= 32) return acc;
   const int warp = static_cast<int>(threadIdx.x) / 32, warps = row_threads / 32, first = warp / warps * warps;
+  __syncthreads();  // the scratch of an earlier fold has been read
   if (threadIdx.x % 32 == 0) scratch[warp] = acc;
   __syncthreads();
   acc = scratch[first];
-  for (int w = 1; w < warps; ++w) acc = p.op.combine(acc, scratch[first + w]);
+  for (int w = 1; w < warps; ++w) acc = merge(acc, scratch[first + w]);
   return acc;
 }
 
-// Lane 0 of a row: the row's statistics, finished, stored where the plan's destinations take them.
-template <class Plan, class Destinations>
-__device__ XF_FORCEINLINE void store_row_statistics(const Plan& p, const Destinations& stats, const typename Plan::acc_type& acc,
-                                                    index_t n, const index_t* kept_pos) {
-  const auto results = p.op.finish(acc, n);
-  [&]<int... I>(std::integer_sequence<int, I...>) {
-    ((get<I>(stats.to)[kept_pos[stats.slot[I]]] = get<I>(results)), ...);
-  }(std::make_integer_sequence<int, std::remove_cvref_t<decltype(results)>::size>{});
+// A held row's statistics: each thread's `count` elements (element(i) gives the i-th's zipped
+// value and position, `present(i)` whether it is in the row) folded over the row's threads, a
+// second time around the mean for the reducers that centre (held_fold.hpp).
+template <class Plan, class Element, class Present>
+__device__ XF_FORCEINLINE typename Plan::acc_type fold_held_row(const Plan& p, int count, const Element& element, const Present& present,
+                                                                int row_threads, typename Plan::acc_type* scratch) {
+  using Fold = held_fold<typename Plan::op_type>;
+  using Acc = typename Plan::acc_type;
+  Acc acc = p.op.identity();
+#pragma unroll
+  for (int i = 0; i < count; ++i)
+    if (present(i)) element(i, [&](const auto& v, index_t r) { acc = Fold::gather(p.op, acc, v, r); });
+  acc = fold_over_row(acc, row_threads, scratch, [&](const Acc& a, const Acc& b) { return Fold::merge(p.op, a, b); });
+  if constexpr (Fold::two_sweeps) {
+    acc = Fold::centre(p.op, acc);
+#pragma unroll
+    for (int i = 0; i < count; ++i)
+      if (present(i)) element(i, [&](const auto& v, index_t r) { acc = Fold::spread(p.op, acc, v, r); });
+    acc = fold_over_row(acc, row_threads, scratch, [&](const Acc& a, const Acc& b) { return Fold::merge_spread(p.op, a, b); });
+  }
+  return acc;
 }
 
-// The statistics a row's outputs read, each read once (the host checks each is the same along
-// the row): what the expression computes from them alone (sqrt(var + eps)) is computed once.
-template <class Held, class Plan>
-__device__ XF_FORCEINLINE Held read_row_statistics(const Plan& p, const index_t* kept_pos) {
+// kept_pos[slot] by compile-time indices (a run-time index puts the positions in local memory,
+// where every later read of them goes).
+template <int S, int... K>
+__device__ XF_FORCEINLINE index_t position_of_slot(const index_t* kept_pos, int slot, std::integer_sequence<int, K...>) {
+  index_t at = 0;
+  ((at = slot == K ? kept_pos[K] : at), ...);
+  return at;
+}
+
+// Statistic leaf K's value from the row's finished results (those of its own result array).
+template <int K, class Leaves, class Held, class Results, int... I>
+__device__ XF_FORCEINLINE void take_result(Held& row_stats, const Results& results, int result, std::integer_sequence<int, I...>) {
+  using V = typename tuple_element_t<K, Leaves>::value_type;
+  (
+      [&] {
+        if constexpr (std::is_same_v<V, std::remove_cvref_t<decltype(get<I>(results))>>)
+          if (result == I) get<K>(row_stats) = get<I>(results);
+      }(),
+      ...);
+}
+
+// The row's statistics, finished from its accumulators: stored by one thread of the row (`store`)
+// where the plan's destinations take them, and returned by every thread as the values its
+// statistic leaves read (what the expression computes from them alone, sqrt(var + eps), is then
+// computed once a row).
+template <class Held, class Plan, class Destinations>
+__device__ XF_FORCEINLINE Held finish_row_statistics(const Plan& p, const Destinations& stats, const typename Plan::acc_type& acc,
+                                                     index_t n, const index_t* kept_pos, bool store) {
   using Leaves = typename Plan::leaves_type;
+  const auto results = p.op.finish(acc, n);
+  constexpr auto each_result = std::make_integer_sequence<int, std::remove_cvref_t<decltype(results)>::size>{};
+  if (store) {
+    constexpr auto slots = std::make_integer_sequence<int, Plan::slots>{};
+    [&]<int... I>(std::integer_sequence<int, I...>) {
+      ((get<I>(stats.to)[position_of_slot<Plan::slots>(kept_pos, stats.slot[I], slots)] = get<I>(results)), ...);
+    }(each_result);
+  }
   Held row_stats;
   [&]<int... K>(std::integer_sequence<int, K...>) {
     (
         [&] {
-          if constexpr (is_statistic_leaf<tuple_element_t<K, Leaves>>) get<K>(row_stats) = get<K>(p.leaves).at(kept_pos[K]);
+          if constexpr (is_statistic_leaf<tuple_element_t<K, Leaves>>) take_result<K, Leaves>(row_stats, results, stats.result_of[K], each_result);
         }(),
         ...);
   }(std::make_integer_sequence<int, Plan::L>{});
@@ -200,19 +250,13 @@ __global__ void __launch_bounds__(row_statistics_policy::max_row_threads)
   // The row's elements, loaded once and folded into the statistics.
   Held held[H];
   if (live) load_held<H>(p, kept_pos, share, held);
-  Acc acc = p.op.identity();
-#pragma unroll
-  for (int i = 0; i < H; ++i) {
-    const index_t r = share.chunk_start(i / E, E) + i % E;
-    if (live && r < share.n) acc = p.op.combine(acc, p.op.map(zipped_value<false>(p, kept_pos, held[i], r, held[i]), r));
-  }
-  acc = fold_over_row(p, acc, row_threads, scratch);
-  if (live && share.lane == 0) store_row_statistics(p, stats, acc, share.n, kept_pos);
-  __syncthreads();  // the statistics are stored and visible to the block
-
+  const auto position = [&](int i) { return share.chunk_start(i / E, E) + i % E; };
+  const Acc acc = fold_held_row(
+      p, H, [&](int i, const auto& f) { f(zipped_value<false>(p, kept_pos, held[i], position(i), held[i]), position(i)); },
+      [&](int i) { return live && position(i) < share.n; }, row_threads, scratch);
   // The outputs, from the held values and the statistics.
   if (!live) return;
-  const Held row_stats = read_row_statistics<Held>(p, kept_pos);
+  const Held row_stats = finish_row_statistics<Held>(p, stats, acc, share.n, kept_pos, share.lane == 0);
   const index_t step = p.reduced.out_stride[0];
   Out* const row_out = p.out + out_pos;
   constexpr int width = E * static_cast<int>(sizeof(Out)) < 16 ? E * static_cast<int>(sizeof(Out)) : 16;

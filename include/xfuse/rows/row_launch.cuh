@@ -29,6 +29,8 @@ struct row_launch {
 
 template <row_result What, class Plan, class Finish>
 row_launch choose_row_launch(const Plan& p, int device) {
+  // The attributes set here belong to the kernels that rows_device launches (deduced, unqualified).
+  static_assert(!std::is_const_v<Plan> && !std::is_const_v<Finish>, "xf: choose_row_launch takes the unqualified plan and finish types");
   using C = typename Plan::acc_type;
   constexpr index_t V = row_values_per_thread<C>;
   const index_t n = p.reduced.size;

@@ -167,7 +167,7 @@ bool run_rows(const E& e, int axis, const array<Out, R, S>& dst, const char* nam
 #if XF_CUDA_TU
     const int cur = device::current_id();
     require_leaf_access(p, e, cur, name);
-    const row_launch launch = choose_row_launch<What, decltype(p), decltype(finish)>(p, cur);
+    const row_launch launch = choose_row_launch<What, std::remove_cvref_t<decltype(p)>, std::remove_cvref_t<decltype(finish)>>(p, cur);
     if (launch.walk != row_walk::two_passes) {
       rows_device<What>(p, launch, finish, cur, current_slot(cur).handle);
     } else if constexpr (std::is_same_v<Epilogue, no_epilogue> && std::is_same_v<Out, V>) {
