@@ -349,6 +349,7 @@ BENCHMARK_TEMPLATE(statistics_in_rows, general::subtract_mean, 8192, 8192)->Name
 BENCHMARK_TEMPLATE(statistics_in_rows, general::standardise, 8192, 8192)->Name("general/(x-mean)/sqrt(var+eps)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(statistics_in_rows, general::weighted_standardise, 8192, 8192)->Name("general/(x-mean)/sqrt(var+eps)*w+b/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(statistics_in_rows, general::standardise, 65536, 1024)->Name("general/(x-mean)/sqrt(var+eps)/f32/65536x1024")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(statistics_in_rows, general::weighted_standardise, 65536, 1024)->Name("general/(x-mean)/sqrt(var+eps)*w+b/f32/65536x1024")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(statistics_in_rows, general::subtract_mean, two20, 64)->Name("general/x-mean(x,1,kd)/f32/2^20x64")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(statistics_in_rows, general::divide_by_sum, 65536, 1024)->Name("general/x/sum(x,1,kd)/f32/65536x1024")->UseManualTime()->Iterations(1);
 BENCHMARK(together_assign)->Name("together/z1=x+y,z2=x*y-1/f32/2^28")->UseManualTime()->Iterations(1);

@@ -67,6 +67,10 @@ def main(out_path):
     results["general/x/sum(x,1,kd)/f32/65536x1024"] = {"ms": median_ms(lambda: mid / mid.sum(1, keepdims=True))}
     results["general/(x-mean)/sqrt(var+eps)/f32/65536x1024"] = {
         "ms": median_ms(lambda: (mid - mid.mean(1, keepdims=True)) / cp.sqrt(mid.var(1, keepdims=True) + 1e-5))}
+    w1 = cp.random.uniform(0.5, 2, (1, 1024)).astype(cp.float32)
+    b1 = cp.random.uniform(-1, 1, (1, 1024)).astype(cp.float32)
+    results["general/(x-mean)/sqrt(var+eps)*w+b/f32/65536x1024"] = {
+        "ms": median_ms(lambda: (mid - mid.mean(1, keepdims=True)) / cp.sqrt(mid.var(1, keepdims=True) + 1e-5) * w1 + b1)}
     del mid
     # An expression using a running sum (a scan kernel, then an element-wise kernel).
     x = cp.floor(cp.random.uniform(0, 3, 100_000_000)).astype(cp.float32) - 1

@@ -88,6 +88,10 @@ def main(out_path, only=None):
     case(results, "general/x/sum(x,1,kd)/f32/65536x1024", lambda u: u / u.sum(1, keepdim=True), mid)
     case(results, "general/(x-mean)/sqrt(var+eps)/f32/65536x1024",
          lambda u: (u - u.mean(1, keepdim=True)) / torch.sqrt(u.var(1, keepdim=True, correction=0) + 1e-5), mid)
+    w1 = torch.rand(1, 1024, device=dev) * 1.5 + 0.5
+    b1 = torch.rand(1, 1024, device=dev) * 2 - 1
+    case(results, "general/(x-mean)/sqrt(var+eps)*w+b/f32/65536x1024",
+         lambda u, p, q: (u - u.mean(1, keepdim=True)) / torch.sqrt(u.var(1, keepdim=True, correction=0) + 1e-5) * p + q, mid, w1, b1)
     del mid
     # An expression using a running sum.
     x = torch.rand(100_000_000, device=dev).mul(3).floor().sub(1)

@@ -147,13 +147,16 @@ void special_values() {
 }
 
 // Rows around the edges of the walk that stages them in shared memory on sm_90 (2048 to 10240
-// floats whose rows are whole 16-byte multiples; 2044, 4098 and 10244 take the register walk),
-// with NaN, +inf and all -inf rows: a weight of x's type (staged beside x), the standardised rows
-// (var folded around the mean), and nanstd with ddof 1 subtracted from a second input.
+// floats whose rows are whole 16-byte multiples; 2044, 4098 and 10244 take the register walk,
+// unless two arrays of one type leave registers out: then rows of any length that are 16-byte
+// multiples, 36 and 1024 here, are staged too, and 1030 takes the general path), with NaN, +inf
+// and all -inf rows: a weight of x's type (read beside the staged x), the standardised rows (var
+// folded around the mean), and nanstd with ddof 1 subtracted from a second input.
 template <class Space>
-void long_rows() {
+void staged_rows() {
   const index_t m = 140;
-  for (const index_t n : {index_t{2044}, index_t{2048}, index_t{4098}, index_t{10240}, index_t{10244}}) {
+  for (const index_t n : {index_t{36}, index_t{1024}, index_t{1030}, index_t{2044}, index_t{2048}, index_t{4098}, index_t{10240},
+                          index_t{10244}}) {
     auto v = uniform<float>(static_cast<std::size_t>(m * n), 0.5, 8);
     constexpr float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
     v[static_cast<std::size_t>(3 * n + n / 2)] = nan;

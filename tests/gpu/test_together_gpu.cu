@@ -63,7 +63,7 @@ TEST_CASE("expressions using reductions of their rows", "[gpu][row_statistics]")
   formulas_along_axes<xf::device, float, 3>({150, 151, 1});
   formulas_along_axes<xf::device, float, 2>({140, 16384});
   formulas_along_axes<xf::device, double, 2>({140, 4096});
-  long_rows<xf::device>();
+  staged_rows<xf::device>();
   special_values<xf::device, float>();
   special_values<xf::device, double>();
   views_and_destinations<xf::device>();
@@ -89,6 +89,13 @@ TEST_CASE("which expressions using reductions of their rows run as one kernel", 
   CHECK_FALSE(one_kernel(x - xf::lazy::mean(x)));                                                  // every axis
   CHECK(one_kernel(y - xf::lazy::mean(y, 1, xf::keepdims)));         // reads the destination where it writes
   CHECK(one_kernel(y - xf::lazy::mean(x, 1, xf::keepdims)) == staged);  // x and y: two arrays of one type
+  // Shorter rows of x and w staged too where they are 16-byte multiples (1024), not otherwise (1030).
+  for (const xf::index_t n : {xf::index_t{1024}, xf::index_t{1030}}) {
+    const auto xs = xf::asarray<float>(xf_test::uniform<float>(static_cast<std::size_t>(300 * n), 0.5, 8), {300, n});
+    const auto ws = xf::asarray<float>(xf_test::uniform<float>(static_cast<std::size_t>(n), 0.5, 2), {1, n});
+    const xf::array<float, 2> ys(xs.shape());
+    CHECK(xf::detail::rows_with_statistics(ys, (xs - xf::lazy::mean(xs, 1, xf::keepdims)) * ws, "test") == (staged && n == 1024));
+  }
   const auto few = xf::asarray<float>(xf_test::uniform<float>(64 * 5000, 0.5, 8), {64, 5000});
   const xf::array<float, 2> f(few.shape());
   CHECK_FALSE(xf::detail::rows_with_statistics(f, few / xf::lazy::sum(few, 1, xf::keepdims), "test"));  // 64 rows: too few

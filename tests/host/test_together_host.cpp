@@ -50,7 +50,7 @@ TEST_CASE("expressions using reductions of their rows: host arrays", "[host][row
   xf_test::row_statistics::formulas_along_axes<xf::host, double, 3>({6, 5, 41});
   xf_test::row_statistics::special_values<xf::host, float>();
   xf_test::row_statistics::views_and_destinations<xf::host>();
-  xf_test::row_statistics::long_rows<xf::host>();
+  xf_test::row_statistics::staged_rows<xf::host>();
   xf_test::row_statistics::general_path<xf::host>();
   xf_test::row_statistics::orders_and_kinds<xf::host>();
   // Host arrays never take the device kernel.

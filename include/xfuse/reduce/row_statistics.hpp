@@ -11,11 +11,13 @@
 // side by side (reducers_together), var and std around the mean in a second sweep of the held row
 // (held_fold.hpp). A row's statistics go into the reductions' result arrays, then its outputs are
 // written from the row held on chip: on sm_90, rows of 2048 elements or more whose arrays fit 40
-// KiB are staged in shared memory (staged_row_statistics_kernel.cuh); other rows are held in
-// registers (row_statistics_kernel.cuh). Anything else (host arrays, other axes or shapes, a
+// KiB are staged in shared memory (staged_row_statistics_kernel.cuh), and shorter ones where two
+// arrays of one type leave registers out; other rows are held in registers
+// (row_statistics_kernel.cuh). Anything else (host arrays, other axes or shapes, a
 // reduction already computed, a reduction of an expression that itself holds one, rows longer
 // than a block holds (16384 floats) or fewer than the GPU's multiprocessors, rows strided in
-// memory, two arrays of one element type in registers, a destination that other elements read)
+// memory, two arrays of one element type in registers (before sm_90, or rows whose 16-byte
+// chunks are not aligned), a destination that other elements read)
 // takes the general path: each reduction runs when first needed (its own kernel, a small result),
 // then the element-wise kernel. Both give the same values up to the rounding of a different
 // summation order.
@@ -181,8 +183,10 @@ bool launch_row_statistics(const array<T, R, device>& dst, const E& e, int axis,
   }
   if (!statistics_constant_along_rows(p) || !statistics_of_own_rows(p, records, results, stats)) return false;
   const int cur = device::current_id();
-  // Long contiguous rows on sm_90: staged in shared memory, every array once.
-  if (device(cur).properties().major >= 9 && rows_stageable(p)) {
+  // Long contiguous rows on sm_90: staged in shared memory, every array once; shorter ones too
+  // where registers cannot hold their arrays (one register set per element type).
+  const index_t shortest = held_shared(p) ? staged_row_policy::shortest_row : 1;
+  if (device(cur).properties().major >= 9 && rows_stageable(p, shortest)) {
     require_access(dst.device_id(), cur, op);
     require_leaf_access(p, all, cur, op);
     staged_row_statistics_device(p, stats, cur, current_slot(cur).handle);

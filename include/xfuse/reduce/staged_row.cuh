@@ -71,13 +71,14 @@ XF_HD index_t staged_row_bytes(const Plan& p, index_t n) {
   return bytes;
 }
 
-// Whether every row can be staged: every leaf in memory (but reductions' results) steps by +1
-// along the row, starts each row 16-byte aligned, and its row is a multiple of 16 bytes (staged or
-// not, its chunks are read as vectors); the staged rows fit the shared memory budget.
+// Whether every row can be staged: at least `shortest` long, every leaf in memory (but reductions'
+// results) steps by +1 along the row, starts each row 16-byte aligned, and its row is a multiple
+// of 16 bytes (staged or not, its chunks are read as vectors); the staged rows fit the shared
+// memory budget.
 template <class Plan>
-bool rows_stageable(const Plan& p) {
+bool rows_stageable(const Plan& p, index_t shortest = staged_row_policy::shortest_row) {
   const index_t n = p.reduced.size;
-  if (n < staged_row_policy::shortest_row || staged_row_bytes(p, n) > staged_row_policy::max_staged_bytes) return false;
+  if (n < shortest || staged_row_bytes(p, n) > staged_row_policy::max_staged_bytes) return false;
   bool ok = true;
   [&]<int... K>(std::integer_sequence<int, K...>) {
     (

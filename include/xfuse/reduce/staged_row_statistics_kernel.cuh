@@ -55,6 +55,16 @@ __global__ void __launch_bounds__(staged_row_policy::block_threads)
 #endif
 }
 
+// Threads of a block for rows of n elements: staged_row_policy's below its shortest row about 16
+// elements a thread (32 to 256: a row of 1024 floats takes 64, and an SM holds 32 such rows in
+// flight instead of 8).
+inline int staged_statistics_threads(index_t n) {
+  if (n >= staged_row_policy::shortest_row) return staged_row_policy::block_threads;
+  int threads = 32;
+  while (threads < staged_row_policy::block_threads && threads * 16 < n) threads *= 2;
+  return threads;
+}
+
 // One block per row, the staged rows in dynamic shared memory (within the 48 KiB a block takes
 // without opting in: staged_row_policy).
 template <class Plan, class Destinations>
@@ -67,7 +77,7 @@ void staged_row_statistics_device(const Plan& p, const Destinations& stats, int 
   if (carveout.exchange(wanted, order::acq_rel) != wanted)
     XF_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, wanted));
   const auto bytes = static_cast<std::size_t>(staged_row_bytes(p, p.reduced.size));
-  kernel<<<static_cast<unsigned>(p.kept.size), staged_row_policy::block_threads, bytes, stream>>>(p, stats);
+  kernel<<<static_cast<unsigned>(p.kept.size), staged_statistics_threads(p.reduced.size), bytes, stream>>>(p, stats);
   XF_CUDA_CHECK(cudaGetLastError());
 }
 

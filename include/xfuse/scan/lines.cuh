@@ -9,7 +9,8 @@
 // - `scan_lanes_kernel`: any other layout, and short lines (cumsum(A, 0): the lines are columns,
 //   neighbours adjacent in memory): 32 lines per block, a warp across them (coalesced when they are
 //   adjacent), 32 warps along them; each thread scans `items` steps of its line in registers,
-//   then the warps' totals are combined in shared memory.
+//   then the warps' totals are combined in shared memory; the next tile's steps are loaded while
+//   the current one is combined and stored.
 //
 // Too few lines to fill the GPU (64 rows of 2^20) leaves the keyed CUB scan (device.cuh).
 #pragma once
@@ -107,12 +108,21 @@ __global__ void __launch_bounds__(scan_lines_policy::lanes * scan_lines_policy::
   index_t kept_pos[Plan::slots] = {}, out_pos = 0;
   if (active) layout_positions(p.kept, p.kept_narrow, line, kept_pos, out_pos);
   if (warp == 0) carry[lane] = p.op.identity();
+  // A tile's steps of this thread: I consecutive ones from `first`.
+  const auto load = [&](index_t first, Acc (&v)[I]) {
+#pragma unroll
+    for (int i = 0; i < I; ++i) v[i] = active && first + i < n ? scan_input(p, kept_pos, first + i) : p.op.identity();
+  };
+  Acc next[I];
+  load(static_cast<index_t>(warp) * I, next);
 #pragma unroll 1
   for (index_t base = 0; base < n; base += W * I) {
     const index_t first = base + static_cast<index_t>(warp) * I;
     Acc v[I];
 #pragma unroll
-    for (int i = 0; i < I; ++i) v[i] = active && first + i < n ? scan_input(p, kept_pos, first + i) : p.op.identity();
+    for (int i = 0; i < I; ++i) v[i] = next[i];
+    // The next tile's loads are in flight while this one is scanned, combined and stored.
+    if (base + W * I < n) load(first + W * I, next);
 #pragma unroll
     for (int i = 1; i < I; ++i) v[i] = p.op.combine(v[i - 1], v[i]);
     warp_total[warp * lanes + lane] = v[I - 1];
