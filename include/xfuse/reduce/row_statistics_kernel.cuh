@@ -155,24 +155,20 @@ __device__ XF_FORCEINLINE Acc fold_over_row(Acc acc, int row_threads, Acc* scrat
   return acc;
 }
 
-// A held row's statistics: each thread's `count` elements (element(i) gives the i-th's zipped
-// value and position, `present(i)` whether it is in the row) folded over the row's threads, a
-// second time around the mean for the reducers that centre (held_fold.hpp).
-template <class Plan, class Element, class Present>
-__device__ XF_FORCEINLINE typename Plan::acc_type fold_held_row(const Plan& p, int count, const Element& element, const Present& present,
-                                                                int row_threads, typename Plan::acc_type* scratch) {
+// A held row's statistics: `visit(f)` calls f(zipped value, position) for each element of the row
+// that this thread holds; folded over the row's threads, a second time around the mean for the
+// reducers that centre (held_fold.hpp). Every thread of the block calls it.
+template <class Plan, class Visit>
+__device__ XF_FORCEINLINE typename Plan::acc_type fold_held_row(const Plan& p, const Visit& visit, int row_threads,
+                                                                typename Plan::acc_type* scratch) {
   using Fold = held_fold<typename Plan::op_type>;
   using Acc = typename Plan::acc_type;
   Acc acc = p.op.identity();
-#pragma unroll
-  for (int i = 0; i < count; ++i)
-    if (present(i)) element(i, [&](const auto& v, index_t r) { acc = Fold::gather(p.op, acc, v, r); });
+  visit([&](const auto& v, index_t r) { acc = Fold::gather(p.op, acc, v, r); });
   acc = fold_over_row(acc, row_threads, scratch, [&](const Acc& a, const Acc& b) { return Fold::merge(p.op, a, b); });
   if constexpr (Fold::two_sweeps) {
     acc = Fold::centre(p.op, acc);
-#pragma unroll
-    for (int i = 0; i < count; ++i)
-      if (present(i)) element(i, [&](const auto& v, index_t r) { acc = Fold::spread(p.op, acc, v, r); });
+    visit([&](const auto& v, index_t r) { acc = Fold::spread(p.op, acc, v, r); });
     acc = fold_over_row(acc, row_threads, scratch, [&](const Acc& a, const Acc& b) { return Fold::merge_spread(p.op, a, b); });
   }
   return acc;
@@ -250,10 +246,14 @@ __global__ void __launch_bounds__(row_statistics_policy::max_row_threads)
   // The row's elements, loaded once and folded into the statistics.
   Held held[H];
   if (live) load_held<H>(p, kept_pos, share, held);
-  const auto position = [&](int i) { return share.chunk_start(i / E, E) + i % E; };
-  const Acc acc = fold_held_row(
-      p, H, [&](int i, const auto& f) { f(zipped_value<false>(p, kept_pos, held[i], position(i), held[i]), position(i)); },
-      [&](int i) { return live && position(i) < share.n; }, row_threads, scratch);
+  const auto each_held = [&](const auto& f) {
+#pragma unroll
+    for (int i = 0; i < H; ++i) {
+      const index_t r = share.chunk_start(i / E, E) + i % E;
+      if (live && r < share.n) f(zipped_value<false>(p, kept_pos, held[i], r, held[i]), r);
+    }
+  };
+  const Acc acc = fold_held_row(p, each_held, row_threads, scratch);
   // The outputs, from the held values and the statistics.
   if (!live) return;
   const Held row_stats = finish_row_statistics<Held>(p, stats, acc, share.n, kept_pos, share.lane == 0);

@@ -22,7 +22,6 @@ __global__ void __launch_bounds__(staged_row_policy::block_threads)
   using Leaves = typename Plan::leaves_type;
   using Acc = typename Plan::acc_type;
   using Out = typename Plan::out_type;
-  using Fold = held_fold<typename Plan::op_type>;
   using Stats = decltype([]<int... K>(std::integer_sequence<int, K...>) {
     return tuple<typename tuple_element_t<K, Leaves>::value_type...>{};
   }(std::make_integer_sequence<int, Plan::L>{}));
@@ -37,17 +36,9 @@ __global__ void __launch_bounds__(staged_row_policy::block_threads)
   stage_row(row, staged, bulk::shared_address(&barrier_word));
 
   // The statistics (the reductions' inputs read no statistic: row_statistics.hpp).
-  const int threads = static_cast<int>(blockDim.x);
   const Stats none{};
-  const auto merge = [&](const Acc& a, const Acc& b) { return Fold::merge(p.op, a, b); };
-  Acc acc = p.op.identity();
-  sweep_points(row, none, [&](const auto& v, int r) { acc = Fold::gather(p.op, acc, v, r); });
-  acc = fold_over_row(acc, threads, scratch, merge);
-  if constexpr (Fold::two_sweeps) {
-    acc = Fold::centre(p.op, acc);
-    sweep_points(row, none, [&](const auto& v, int r) { acc = Fold::spread(p.op, acc, v, r); });
-    acc = fold_over_row(acc, threads, scratch, [&](const Acc& a, const Acc& b) { return Fold::merge_spread(p.op, a, b); });
-  }
+  const Acc acc = fold_held_row(p, [&](const auto& f) { sweep_points(row, none, [&](const auto& v, int r) { f(v, r); }); },
+                                static_cast<int>(blockDim.x), scratch);
   // The outputs, from the staged row and the statistics.
   const Stats row_stats = finish_row_statistics<Stats>(p, stats, acc, row.n, row.kept_pos, threadIdx.x == 0);
   store_sweep_points(row, row_stats, p.out + out_pos, p.reduced.out_stride[0],
