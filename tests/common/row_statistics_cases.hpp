@@ -353,6 +353,24 @@ void orders_and_kinds() {
       if (v[static_cast<std::size_t>(i * n + k)] > v[static_cast<std::size_t>(i * n + best)]) best = k;
     REQUIRE(sh[static_cast<std::size_t>(i * n + 3)] == static_cast<double>(v[static_cast<std::size_t>(i * n + 3)]) + static_cast<double>(best));
   }
+  // argmax of negative rows and argmin of positive ones (the reducers' identity, 0 at index -1, is
+  // above every element of the one and below every element of the other), on rows held in
+  // registers (77) and staged (2048).
+  for (const index_t len : {n, index_t{2048}}) {
+    const auto pv = uniform<float>(static_cast<std::size_t>(m * len), 0.5, 8);
+    const auto px = xf::asarray<float, Space>(pv, {m, len});
+    const auto nx = xf::eval(-px);
+    const xf::array<double, 2, Space> low = xf::lazy::argmin(px, 1, xf::keepdims) + 0.0f * px;
+    const xf::array<double, 2, Space> high = xf::lazy::argmax(nx, 1, xf::keepdims) + 0.0f * nx;
+    const auto lo = xf::to_host(low), hi = xf::to_host(high);
+    for (index_t i = 0; i < m; i += 11) {
+      index_t best = 0;
+      for (index_t k = 1; k < len; ++k)
+        if (pv[static_cast<std::size_t>(i * len + k)] < pv[static_cast<std::size_t>(i * len + best)]) best = k;
+      REQUIRE(lo[static_cast<std::size_t>(i * len + 1)] == static_cast<double>(best));
+      REQUIRE(hi[static_cast<std::size_t>(i * len + 1)] == static_cast<double>(best));
+    }
+  }
   // Complex rows minus their means.
   using C = xf::complex128;
   std::vector<C> cv(static_cast<std::size_t>(m * n));

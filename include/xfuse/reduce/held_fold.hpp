@@ -3,7 +3,8 @@
 // read twice at no cost in memory: var and std (and nanvar, nanstd) sum the row first, then the
 // squared deviations from its mean, NumPy's two-pass arithmetic at one add an element (Chan's
 // pairwise merge, which a single pass over memory needs, costs a division an element); every other
-// reducer folds once, appending in order where it has a cheaper append (argmin, argmax).
+// reducer folds once by its combine (not its append, which needs both sides to hold elements:
+// argmax appended to its identity would keep the identity's 0 over a row of negative numbers).
 //
 //   first sweep:  acc = gather(acc, element)  in each thread, then merge(a, b) across threads
 //   centre(acc)   once every thread holds the row's total
@@ -21,11 +22,9 @@ template <class Op>
 struct held_fold {
   using A = typename Op::acc_type;
   static constexpr bool two_sweeps = false;
-  // Elements come in increasing position within a thread.
   template <class V>
   XF_HD XF_FORCEINLINE static A gather(const Op& op, const A& a, const V& v, index_t r) {
-    if constexpr (requires { op.append(a, op.map(v, r)); }) return op.append(a, op.map(v, r));
-    else return op.combine(a, op.map(v, r));
+    return op.combine(a, op.map(v, r));
   }
   XF_HD XF_FORCEINLINE static A merge(const Op& op, const A& a, const A& b) { return op.combine(a, b); }
   XF_HD XF_FORCEINLINE static A centre(const Op&, const A& a) { return a; }
