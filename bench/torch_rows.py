@@ -71,27 +71,26 @@ def main(out_path, only=None):
     case(results, "together/sum(A,1),max(A,1)/f32/8192^2", lambda u: (u.sum(1), u.amax(1)), a)
     case(results, "together/mean(A,0),var(A,0)/f32/8192^2", lambda u: torch.var_mean(u, 0, correction=0), a)
     # The general form: an expression using reductions of its own rows.
+    def standardised(u):  # each case a lambda of its own: torch.compile caches per function
+        return (u - u.mean(1, keepdim=True)) / torch.sqrt(u.var(1, keepdim=True, correction=0) + 1e-5)
+
     a = torch.rand(side, side, device=dev) * 7.5 + 0.5
     case(results, "general/x/sum(x,1,kd)/f32/8192^2", lambda u: u / u.sum(1, keepdim=True), a)
     case(results, "general/x-mean(x,1,kd)/f32/8192^2", lambda u: u - u.mean(1, keepdim=True), a)
-    case(results, "general/(x-mean)/sqrt(var+eps)/f32/8192^2",
-         lambda u: (u - u.mean(1, keepdim=True)) / torch.sqrt(u.var(1, keepdim=True, correction=0) + 1e-5), a)
+    case(results, "general/(x-mean)/sqrt(var+eps)/f32/8192^2", lambda u: standardised(u), a)
     w = torch.rand(1, side, device=dev) * 1.5 + 0.5
     b = torch.rand(1, side, device=dev) * 2 - 1
-    case(results, "general/(x-mean)/sqrt(var+eps)*w+b/f32/8192^2",
-         lambda u, p, q: (u - u.mean(1, keepdim=True)) / torch.sqrt(u.var(1, keepdim=True, correction=0) + 1e-5) * p + q, a, w, b)
+    case(results, "general/(x-mean)/sqrt(var+eps)*w+b/f32/8192^2", lambda u, p, q: standardised(u) * p + q, a, w, b)
     del a
     short = torch.rand(1 << 20, 64, device=dev) * 7.5 + 0.5
     case(results, "general/x-mean(x,1,kd)/f32/2^20x64", lambda u: u - u.mean(1, keepdim=True), short)
     del short
     mid = torch.rand(65536, 1024, device=dev) * 7.5 + 0.5
     case(results, "general/x/sum(x,1,kd)/f32/65536x1024", lambda u: u / u.sum(1, keepdim=True), mid)
-    case(results, "general/(x-mean)/sqrt(var+eps)/f32/65536x1024",
-         lambda u: (u - u.mean(1, keepdim=True)) / torch.sqrt(u.var(1, keepdim=True, correction=0) + 1e-5), mid)
+    case(results, "general/(x-mean)/sqrt(var+eps)/f32/65536x1024", lambda u: standardised(u), mid)
     w1 = torch.rand(1, 1024, device=dev) * 1.5 + 0.5
     b1 = torch.rand(1, 1024, device=dev) * 2 - 1
-    case(results, "general/(x-mean)/sqrt(var+eps)*w+b/f32/65536x1024",
-         lambda u, p, q: (u - u.mean(1, keepdim=True)) / torch.sqrt(u.var(1, keepdim=True, correction=0) + 1e-5) * p + q, mid, w1, b1)
+    case(results, "general/(x-mean)/sqrt(var+eps)*w+b/f32/65536x1024", lambda u, p, q: standardised(u) * p + q, mid, w1, b1)
     del mid
     # An expression using a running sum.
     x = torch.rand(100_000_000, device=dev).mul(3).floor().sub(1)

@@ -15,6 +15,7 @@
 #include "config.hpp"
 #include "plan.hpp"
 #include "policy.hpp"
+#include "reducers.hpp"
 
 #if XF_CUDA_TU
 namespace xf::detail {
@@ -89,14 +90,6 @@ __device__ XF_FORCEINLINE void load_chunk(const Plan& p, const index_t (&kept_po
         }(),
         ...);
   }(std::make_integer_sequence<int, Plan::L>{});
-}
-
-// combine(a, b) where b's reduced elements all follow a's, both non-empty: the reducer's cheaper
-// `append` where it has one (argmin/argmax), else combine.
-template <class Op, class Acc>
-__device__ XF_FORCEINLINE Acc append(const Op& op, const Acc& a, const Acc& b) {
-  if constexpr (requires { op.append(a, b); }) return op.append(a, b);
-  else return op.combine(a, b);
 }
 
 // Maps and folds a loaded chunk (reduced elements r0 .. r0 + E - 1) into one accumulator.

@@ -281,6 +281,14 @@ struct count_nonzero_reducer {
   XF_HD std::int64_t finish(std::int64_t a, index_t) const { return a; }
 };
 
+// combine(a, b) where b's reduced elements all follow a's, both non-empty: the reducer's cheaper
+// `append` where it has one (argmin/argmax), else combine.
+template <class Op, class Acc>
+XF_HD XF_FORCEINLINE Acc append(const Op& op, const Acc& a, const Acc& b) {
+  if constexpr (requires { op.append(a, b); }) return op.append(a, b);
+  else return op.combine(a, b);
+}
+
 // Optional facts about a reducer.
 template <class Op>
 inline constexpr bool needs_elements_v = [] {

@@ -164,6 +164,13 @@ bool statistics_of_own_rows(const Plan& p, const Records& records, const void* c
 }
 
 #if XF_CUDA_TU
+// The current device reaches the destination and every array the plan reads (else an exception).
+template <class T, int R, class Plan, class All>
+void require_launch_access(const array<T, R, device>& dst, const Plan& p, const All& all, int cur, const char* op) {
+  require_access(dst.device_id(), cur, op);
+  require_leaf_access(p, all, cur, op);
+}
+
 // The launch, once the reductions' results are reserved: false when the destination overlaps what
 // other elements read, or the rows do not fit a launch.
 template <class T, int R, class E, class... P>
@@ -187,8 +194,7 @@ bool launch_row_statistics(const array<T, R, device>& dst, const E& e, int axis,
   // where registers cannot hold their arrays (one register set per element type).
   const index_t shortest = held_shared(p) ? staged_row_policy::shortest_row : 1;
   if (device(cur).properties().major >= 9 && rows_stageable(p, shortest)) {
-    require_access(dst.device_id(), cur, op);
-    require_leaf_access(p, all, cur, op);
+    require_launch_access(dst, p, all, cur, op);
     staged_row_statistics_device(p, stats, cur, current_slot(cur).handle);
     return true;
   }
@@ -200,8 +206,7 @@ bool launch_row_statistics(const array<T, R, device>& dst, const E& e, int axis,
   const index_t rows_per_block = block / row_threads;
   const index_t blocks = (p.kept.size + rows_per_block - 1) / rows_per_block;
   if (blocks > INT_MAX) return false;
-  require_access(dst.device_id(), cur, op);
-  require_leaf_access(p, all, cur, op);
+  require_launch_access(dst, p, all, cur, op);
   row_statistics_kernel<<<static_cast<unsigned>(blocks), block, 0, current_slot(cur).handle>>>(p, stats, row_threads);
   XF_CUDA_CHECK(cudaGetLastError());
   return true;

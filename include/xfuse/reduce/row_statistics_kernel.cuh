@@ -176,7 +176,7 @@ __device__ XF_FORCEINLINE typename Plan::acc_type fold_held_row(const Plan& p, c
 
 // kept_pos[slot] by compile-time indices (a run-time index puts the positions in local memory,
 // where every later read of them goes).
-template <int S, int... K>
+template <int... K>
 __device__ XF_FORCEINLINE index_t position_of_slot(const index_t* kept_pos, int slot, std::integer_sequence<int, K...>) {
   index_t at = 0;
   ((at = slot == K ? kept_pos[K] : at), ...);
@@ -208,7 +208,7 @@ __device__ XF_FORCEINLINE Held finish_row_statistics(const Plan& p, const Destin
   if (store) {
     constexpr auto slots = std::make_integer_sequence<int, Plan::slots>{};
     [&]<int... I>(std::integer_sequence<int, I...>) {
-      ((get<I>(stats.to)[position_of_slot<Plan::slots>(kept_pos, stats.slot[I], slots)] = get<I>(results)), ...);
+      ((get<I>(stats.to)[position_of_slot(kept_pos, stats.slot[I], slots)] = get<I>(results)), ...);
     }(each_result);
   }
   Held row_stats;

@@ -10,6 +10,7 @@
 // expressions using reductions of their rows (staged_row_statistics_kernel.cuh).
 #pragma once
 
+#include "../base/atomic.hpp"
 #include "../exec/bulk_copy.cuh"
 #include "../exec/vector_io.cuh"
 #include "row_plan.hpp"
@@ -105,6 +106,16 @@ inline int staged_carveout(int device, index_t row_bytes, int rows) {
   const auto total = static_cast<index_t>(xf::device(device).properties().sharedMemPerMultiprocessor);
   const index_t keep = row_bytes * rows + 16 * 1024;
   return keep >= total ? 0 : static_cast<int>((total - keep) * 100 / total);
+}
+
+// Gives Kernel that carveout (staged_carveout), asking the driver only when it changes: the
+// attribute belongs to the function, so the last value set is kept per kernel.
+template <auto Kernel>
+void set_staged_carveout(int device, index_t row_bytes, int rows) {
+  static atomic<int> set{-1};
+  const int wanted = staged_carveout(device, row_bytes, rows);
+  if (set.exchange(wanted, order::acq_rel) != wanted)
+    XF_CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributePreferredSharedMemoryCarveout, wanted));
 }
 
 // What a staged row's reads of reductions' results give: nothing (the row functions have none).

@@ -8,7 +8,6 @@
 // restriction of one array per element type does not apply.
 #pragma once
 
-#include "../base/atomic.hpp"
 #include "row_statistics_kernel.cuh"
 #include "staged_row.cuh"
 
@@ -61,12 +60,8 @@ inline int staged_statistics_threads(index_t n) {
 template <class Plan, class Destinations>
 void staged_row_statistics_device(const Plan& p, const Destinations& stats, int device, cudaStream_t stream) {
   if (p.kept.size > INT_MAX) throw error("xf: too many rows for one launch (" + std::to_string(p.kept.size) + ")");
-  const auto kernel = staged_row_statistics_kernel<Plan, Destinations>;
-  // Set when it changes (per kernel: the attribute belongs to the function).
-  static atomic<int> carveout{-1};
-  const int wanted = staged_carveout(device, p.reduced.size * static_cast<index_t>(sizeof(typename Plan::out_type)), rows_read_by_every_row(p));
-  if (carveout.exchange(wanted, order::acq_rel) != wanted)
-    XF_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, wanted));
+  constexpr auto kernel = staged_row_statistics_kernel<Plan, Destinations>;
+  set_staged_carveout<kernel>(device, p.reduced.size * static_cast<index_t>(sizeof(typename Plan::out_type)), rows_read_by_every_row(p));
   const auto bytes = static_cast<std::size_t>(staged_row_bytes(p, p.reduced.size));
   kernel<<<static_cast<unsigned>(p.kept.size), staged_statistics_threads(p.reduced.size), bytes, stream>>>(p, stats);
   XF_CUDA_CHECK(cudaGetLastError());

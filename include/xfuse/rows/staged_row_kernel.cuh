@@ -4,7 +4,6 @@
 // then the outputs) and writes each output once.
 #pragma once
 
-#include "../base/atomic.hpp"
 #include "../reduce/staged_row.cuh"
 
 #if XF_CUDA_TU
@@ -93,14 +92,10 @@ template <row_result What, class Plan, class Finish>
 void staged_rows_device(const Plan& p, const Finish& finish, int device, cudaStream_t stream) {
   if (p.kept.size > INT_MAX) throw error("xf: too many rows for one launch (" + std::to_string(p.kept.size) + ")");
   const auto bytes = static_cast<std::size_t>(staged_row_bytes(p, p.reduced.size));
-  const auto kernel = staged_row_kernel<What, Plan, Finish>;
-  // Set when it changes (per kernel: the attribute belongs to the function).
-  static atomic<int> carveout{-1};
-  const int wanted = staged_carveout(device, p.reduced.size * static_cast<index_t>(sizeof(typename Plan::out_type)),
-                                     (finish.weight != nullptr) + (finish.bias != nullptr) +
-                                         decltype(finish.epilogue)::leaves_in_memory + rows_read_by_every_row(p));
-  if (carveout.exchange(wanted, order::acq_rel) != wanted)
-    XF_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, wanted));
+  constexpr auto kernel = staged_row_kernel<What, Plan, Finish>;
+  set_staged_carveout<kernel>(device, p.reduced.size * static_cast<index_t>(sizeof(typename Plan::out_type)),
+                              (finish.weight != nullptr) + (finish.bias != nullptr) + decltype(finish.epilogue)::leaves_in_memory +
+                                  rows_read_by_every_row(p));
   kernel<<<static_cast<unsigned>(p.kept.size), staged_row_policy::block_threads, bytes, stream>>>(p, finish);
   XF_CUDA_CHECK(cudaGetLastError());
 }
