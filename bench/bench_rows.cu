@@ -206,7 +206,7 @@ void together_assign(benchmark::State& state) {
   state.counters["vs_composed"] = separate_ms / ms;
 }
 
-enum class general { divide_by_sum, subtract_mean, standardise, weighted_standardise };
+enum class general { divide_by_sum, subtract_mean, subtract_column_mean, standardise, weighted_standardise };
 
 // The general form: an expression that uses reductions of its own rows, described with xf::lazy
 // (one kernel), against the same expression with eager reductions (a reduction kernel each, then
@@ -221,6 +221,7 @@ void statistics_in_rows(benchmark::State& state) {
   const double ms = median_ms([&] {
     if constexpr (G == general::divide_by_sum) r.assign(a / xf::lazy::sum(a, 1, xf::keepdims));
     else if constexpr (G == general::subtract_mean) r.assign(a - xf::lazy::mean(a, 1, xf::keepdims));
+    else if constexpr (G == general::subtract_column_mean) r.assign(a - xf::lazy::mean(a, 0, xf::keepdims));
     else if constexpr (G == general::standardise)
       r.assign((a - xf::lazy::mean(a, 1, xf::keepdims)) / xf::sqrt(xf::lazy::var(a, 1, xf::keepdims) + 1e-5f));
     else r.assign((a - xf::lazy::mean(a, 1, xf::keepdims)) / xf::sqrt(xf::lazy::var(a, 1, xf::keepdims) + 1e-5f) * w + b);
@@ -228,6 +229,7 @@ void statistics_in_rows(benchmark::State& state) {
   const double composed_ms = median_ms([&] {
     if constexpr (G == general::divide_by_sum) c.assign(a / xf::sum(a, 1, xf::keepdims));
     else if constexpr (G == general::subtract_mean) c.assign(a - xf::mean(a, 1, xf::keepdims));
+    else if constexpr (G == general::subtract_column_mean) c.assign(a - xf::mean(a, 0, xf::keepdims));
     else if constexpr (G == general::standardise) c.assign((a - xf::mean(a, 1, xf::keepdims)) / xf::sqrt(xf::var(a, 1, xf::keepdims) + 1e-5f));
     else c.assign((a - xf::mean(a, 1, xf::keepdims)) / xf::sqrt(xf::var(a, 1, xf::keepdims) + 1e-5f) * w + b);
   });
@@ -346,6 +348,7 @@ BENCHMARK_TEMPLATE(consumer_of_scan, 1)->Name("general/A-cumsum(A,1)/n/f32/8192^
 BENCHMARK_TEMPLATE(consumer_of_scan, 0)->Name("general/A-cumsum(A,0)/n/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(statistics_in_rows, general::divide_by_sum, 8192, 8192)->Name("general/x/sum(x,1,kd)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(statistics_in_rows, general::subtract_mean, 8192, 8192)->Name("general/x-mean(x,1,kd)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(statistics_in_rows, general::subtract_column_mean, 8192, 8192)->Name("general/x-mean(x,0,kd)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(statistics_in_rows, general::standardise, 8192, 8192)->Name("general/(x-mean)/sqrt(var+eps)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(statistics_in_rows, general::weighted_standardise, 8192, 8192)->Name("general/(x-mean)/sqrt(var+eps)*w+b/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(statistics_in_rows, general::standardise, 65536, 1024)->Name("general/(x-mean)/sqrt(var+eps)/f32/65536x1024")->UseManualTime()->Iterations(1);
@@ -366,6 +369,8 @@ BENCHMARK_TEMPLATE(rows, which::softmax, 512, 131072, 0)->Name("rows/softmax(A,0
 BENCHMARK_TEMPLATE(rows, which::log_softmax, 8192, 8192, 1)->Name("rows/log_softmax(A,1)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::logsumexp, 8192, 8192, 1)->Name("rows/logsumexp(A,1)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::softmax, 64, two20, 1)->Name("rows/softmax(A,1)/f32/64x2^20")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(rows, which::layer_norm, 64, two20, 1)->Name("rows/layer_norm(A,1,w,b)/f32/64x2^20")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(rows, which::softmax, 1024, 32768, 1)->Name("rows/softmax(A,1)/f32/1024x32768")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::softmax, two20, 64, 1)->Name("rows/softmax(A,1)/f32/2^20x64")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::softmax, 65536, 1024, 1)->Name("rows/softmax(A,1)/f32/65536x1024")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(rows, which::layer_norm, 8192, 8192, 1)->Name("rows/layer_norm(A,1,w,b)/f32/8192^2")->UseManualTime()->Iterations(1);

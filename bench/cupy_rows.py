@@ -26,6 +26,9 @@ def main(out_path):
     long_rows = cp.random.uniform(-8, 8, (64, 1 << 20)).astype(cp.float32)
     results["rows/softmax(A,1)/f32/64x2^20"] = {"ms": median_ms(lambda: special.softmax(long_rows, axis=1))}
     del long_rows
+    wide_rows = cp.random.uniform(-8, 8, (1024, 32768)).astype(cp.float32)
+    results["rows/softmax(A,1)/f32/1024x32768"] = {"ms": median_ms(lambda: special.softmax(wide_rows, axis=1))}
+    del wide_rows
     short_rows = cp.random.uniform(-8, 8, (1 << 20, 64)).astype(cp.float32)
     results["rows/softmax(A,1)/f32/2^20x64"] = {"ms": median_ms(lambda: special.softmax(short_rows, axis=1))}
     del short_rows
@@ -56,6 +59,7 @@ def main(out_path):
     a = cp.random.uniform(0.5, 8, (8192, 8192)).astype(cp.float32)
     results["general/x/sum(x,1,kd)/f32/8192^2"] = {"ms": median_ms(lambda: a / a.sum(1, keepdims=True))}
     results["general/x-mean(x,1,kd)/f32/8192^2"] = {"ms": median_ms(lambda: a - a.mean(1, keepdims=True))}
+    results["general/x-mean(x,0,kd)/f32/8192^2"] = {"ms": median_ms(lambda: a - a.mean(0, keepdims=True))}
     results["general/(x-mean)/sqrt(var+eps)/f32/8192^2"] = {"ms": median_ms(lambda: standardised(a))}
     w = cp.random.uniform(0.5, 2, (1, 8192)).astype(cp.float32)
     b = cp.random.uniform(-1, 1, (1, 8192)).astype(cp.float32)

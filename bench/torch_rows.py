@@ -51,7 +51,12 @@ def main(out_path, only=None):
         del cols
     long_rows = torch.rand(64, 1 << 20, device=dev) * 16 - 8
     case(results, "rows/softmax(A,1)/f32/64x2^20", lambda u: torch.softmax(u, 1), long_rows)
+    wl, bl = torch.rand(1 << 20, device=dev) * 1.5 + 0.5, torch.rand(1 << 20, device=dev) * 2 - 1
+    case(results, "rows/layer_norm(A,1,w,b)/f32/64x2^20", lambda u, p, q: F.layer_norm(u, (1 << 20,), p, q, 1e-5), long_rows, wl, bl)
     del long_rows
+    wide_rows = torch.rand(1024, 32768, device=dev) * 16 - 8
+    case(results, "rows/softmax(A,1)/f32/1024x32768", lambda u: torch.softmax(u, 1), wide_rows)
+    del wide_rows
     short_rows = torch.rand(1 << 20, 64, device=dev) * 16 - 8
     case(results, "rows/softmax(A,1)/f32/2^20x64", lambda u: torch.softmax(u, 1), short_rows)
     del short_rows
@@ -77,6 +82,7 @@ def main(out_path, only=None):
     a = torch.rand(side, side, device=dev) * 7.5 + 0.5
     case(results, "general/x/sum(x,1,kd)/f32/8192^2", lambda u: u / u.sum(1, keepdim=True), a)
     case(results, "general/x-mean(x,1,kd)/f32/8192^2", lambda u: u - u.mean(1, keepdim=True), a)
+    case(results, "general/x-mean(x,0,kd)/f32/8192^2", lambda u: u - u.mean(0, keepdim=True), a)
     case(results, "general/(x-mean)/sqrt(var+eps)/f32/8192^2", lambda u: standardised(u), a)
     w = torch.rand(1, side, device=dev) * 1.5 + 0.5
     b = torch.rand(1, side, device=dev) * 2 - 1

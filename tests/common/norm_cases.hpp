@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <xfuse/norm.hpp>
@@ -137,6 +138,20 @@ void row_lengths() {
     const index_t rows = n > 4096 ? 3 : 29;
     check_norms<S>(uniform<T>(static_cast<std::size_t>(rows * n), -3, 5), rows, n, 1, "plain rows");
   }
+}
+
+// The lengths of softmax_cases.hpp's split_rows (which the norms do not take: they stay in two
+// passes there): a few long rows, many rows, and rows about a large offset.
+template <class S, class T>
+void split_rows() {
+  using Shape = std::pair<index_t, index_t>;
+  const std::vector<Shape> shapes = std::is_same_v<T, double> ? std::vector<Shape>{{3, 8194}, {1, 300000}, {700, 8200}}
+                                                              : std::vector<Shape>{{3, 16388}, {1, (1 << 20) + 4}, {600, 16400}};
+  for (const auto& [rows, n] : shapes)
+    check_norms<S>(uniform<T>(static_cast<std::size_t>(rows * n), -3, 5), rows, n, 1, "split rows");
+  auto offset = uniform<T>(static_cast<std::size_t>(2 * 50000), -1, 1);
+  for (auto& x : offset) x = xf::detail::convert<T>(static_cast<double>(as_real(x)) + 1000.0);
+  check_norms<S>(offset, 2, 50000, 1, "split rows about 1000");
 }
 
 template <class S, class T>

@@ -9,6 +9,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <xfuse/softmax.hpp>
@@ -221,6 +222,65 @@ void layouts() {
     for (index_t j = 0; j < 257; ++j) rv[static_cast<std::size_t>(i * 257 + j)] = w[static_cast<std::size_t>(i * 257 + 256 - j)];
   require_close_to(xf::to_host(xf::softmax(x(xf::all, xf::slice(xf::_, xf::_, -1)), -1)), reference(rv, 64, 257, 1, what::softmax),
                    "softmax(a[:, ::-1])");
+}
+
+// Contiguous rows longer than a block holds, split over blocks on sm_90 (rows/split_row_kernel.cuh):
+// pieces of at most 32 KiB, more pieces (down to 2048 elements) when the rows are too few to fill
+// the GPU, a piece a multiple of 16 elements (the last one shorter: 68 elements of the row of
+// 2^20 + 4), several rounds of the grid when the rows are many (600 rows of 16400 floats), NaN,
+// inf, a row whose first pieces are all -inf,
+// expressions of two leaves, an expression in the store, in place, every second row and the rows
+// reversed. Elsewhere, two passes: the same answers.
+template <class S, class T>
+void split_rows() {
+  using Shape = std::pair<index_t, index_t>;
+  const std::vector<Shape> shapes = std::is_same_v<T, double>
+                                        ? std::vector<Shape>{{3, 8194}, {1, 300000}, {700, 8200}}
+                                        : std::vector<Shape>{{3, 16388}, {1, (1 << 20) + 4}, {5, 100000}, {2, 65540}, {600, 16400}};
+  for (const auto& [rows, n] : shapes)
+    check_rows<S>(uniform<T>(static_cast<std::size_t>(rows * n), -30, 30), rows, n, 1, [](const auto& a) { return a; }, "split rows");
+  const T inf = std::numeric_limits<T>::infinity(), nan = std::numeric_limits<T>::quiet_NaN();
+  const index_t n = 40000, rows = 6;
+  auto v = uniform<T>(static_cast<std::size_t>(rows * n), -5, 5);
+  const auto at = [&](index_t row, index_t i) -> T& { return v[static_cast<std::size_t>(row * n + i)]; };
+  at(0, 21111) = nan;
+  at(1, n - 1) = inf;
+  for (index_t i = 0; i < n; ++i) at(2, i) = -inf;
+  at(3, 0) = at(3, 2112) = at(3, n - 1) = -inf;
+  for (index_t i = 0; i < 20000; ++i) at(4, i) = -inf;  // whole pieces of -inf before finite ones
+  check_rows<S>(v, rows, n, 1, [](const auto& a) { return a; }, "special split rows");
+  // x - w (w one row, read from memory beside the staged x) and an expression in the store.
+  const auto plain = uniform<T>(static_cast<std::size_t>(4 * n), -20, 20);
+  const auto w_values = uniform<T>(static_cast<std::size_t>(n), -5, 5);
+  std::vector<T> shifted(plain.size());
+  for (std::size_t i = 0; i < plain.size(); ++i)
+    shifted[i] = xf::detail::convert<T>(static_cast<double>(as_real(plain[i])) - static_cast<double>(as_real(w_values[i % n])));
+  const auto x = xf::asarray<T, S>(plain, {4, n});
+  const auto w = xf::asarray<T, S>(w_values, {n});
+  require_close_to(xf::to_host(xf::softmax(x - w, 1)), reference(shifted, 4, n, 1, what::softmax), "softmax(x - w) of split rows");
+  const auto s = reference(plain, 4, n, 1, what::softmax);
+  expected<T> affine = s;
+  for (std::size_t i = 0; i < plain.size(); ++i) {
+    affine.value[i] = xf::detail::convert<T>(2.0 * static_cast<double>(as_real(s.value[i])) + static_cast<double>(as_real(w_values[i % n])));
+    affine.tol[i] = 2 * s.tol[i] + 4 * std::numeric_limits<T>::epsilon() * (2 * std::fabs(static_cast<double>(as_real(s.value[i]))) +
+                                                                              std::fabs(static_cast<double>(as_real(w_values[i % n]))));
+  }
+  require_close_to(xf::to_host(xf::eval(T(2) * xf::softmax(x, 1) + w)), affine, "eval(2 * softmax(x) + w) of split rows");
+  // Written over its input: each piece is read before any piece of its row is written.
+  auto in_place = xf::asarray<T, S>(plain, {4, n});
+  in_place.assign(xf::softmax(in_place, 1));
+  require_close_to(xf::to_host(in_place), s, "x.assign(softmax(x)) of split rows");
+  // Every second row, and the rows in reverse order.
+  std::vector<T> second(static_cast<std::size_t>(2 * n)), reversed(plain.size());
+  for (index_t r = 0; r < 4; ++r)
+    for (index_t i = 0; i < n; ++i) {
+      if (r % 2 == 0) second[static_cast<std::size_t>(r / 2 * n + i)] = plain[static_cast<std::size_t>(r * n + i)];
+      reversed[static_cast<std::size_t>(r * n + i)] = plain[static_cast<std::size_t>((3 - r) * n + i)];
+    }
+  require_close_to(xf::to_host(xf::log_softmax(x(xf::slice(xf::_, xf::_, 2), xf::all), 1)), reference(second, 2, n, 1, what::log_softmax),
+                   "log_softmax(x[::2]) of split rows");
+  require_close_to(xf::to_host(xf::softmax(x(xf::slice(xf::_, xf::_, -1), xf::all), 1)), reference(reversed, 4, n, 1, what::softmax),
+                   "softmax(x[::-1]) of split rows");
 }
 
 // NaN, +inf and -inf in rows; empty axes and no rows.

@@ -1,13 +1,14 @@
 // Producers that compose on device arrays (tests/common/compose_cases.hpp): row functions written
 // straight into destinations by their kernels, element-wise expressions run in the row kernels'
-// stores (the register walk, the strided walk, the staged walk of sm_90) and the two-pass rows'
-// general path; scans into destinations and expressions.
+// stores (the register walk, the strided walk, the staged and split walks of sm_90) and the
+// two-pass rows' general path; scans into destinations and expressions.
 #include "../common/compose_cases.hpp"
 
 TEST_CASE("row functions into destinations: device arrays", "[gpu][compose]") {
   xf_test::compose::destinations<xf::device, float>(37, 65);      // rows in registers
   xf_test::compose::destinations<xf::device, float>(64, 8192);    // staged rows on sm_90
-  xf_test::compose::destinations<xf::device, double>(5, 20000);   // two passes
+  xf_test::compose::destinations<xf::device, double>(5, 20000);   // rows split over blocks on sm_90
+  xf_test::compose::destinations<xf::device, double>(5, 20001);   // two passes (rows not a multiple of 16 bytes)
   xf_test::compose::destinations<xf::device, float>(1, 1);
 }
 
@@ -23,7 +24,8 @@ TEST_CASE("row functions inside expressions: device arrays", "[gpu][compose]") {
   xf_test::compose::consumers<xf::device, double>(40, 70, 1);
   xf_test::compose::consumers<xf::device, float>(300, 200, 0);    // columns: the strided walk
   xf_test::compose::consumers<xf::device, float>(16, 4096, 1);    // staged rows
-  xf_test::compose::consumers<xf::device, float>(3, 20000, 1);    // two passes: the general path
+  xf_test::compose::consumers<xf::device, float>(3, 20000, 1);    // rows split over blocks on sm_90
+  xf_test::compose::consumers<xf::device, float>(3, 20001, 1);    // two passes: the general path
   xf_test::compose::consumers<xf::device, float>(2000, 3, 0);     // long columns, too few: two passes
   xf_test::compose::consumers<xf::device, float>(3000, 48, 0);    // long columns: softmax's held by a cluster on sm_90
   xf_test::compose::consumers<xf::device, double>(1000, 40, 0);

@@ -30,17 +30,20 @@ __device__ XF_FORCEINLINE void arrive_expect_bytes(unsigned barrier, unsigned by
   asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(barrier), "r"(bytes) : "memory");
 }
 
-// Waits until phase 0 of the barrier completes (every byte arrived).
-__device__ XF_FORCEINLINE void wait_phase_zero(unsigned barrier) {
+// Waits until the barrier's phase of this parity completes (every byte of that phase arrived):
+// phase 0 is the first use, 1 the second, 0 again the third.
+__device__ XF_FORCEINLINE void wait_phase(unsigned barrier, unsigned parity) {
   unsigned done = 0;
   do {
     asm volatile(
-        "{ .reg .pred ready; mbarrier.try_wait.parity.shared::cta.b64 ready, [%1], 0; selp.b32 %0, 1, 0, ready; }"
+        "{ .reg .pred ready; mbarrier.try_wait.parity.shared::cta.b64 ready, [%1], %2; selp.b32 %0, 1, 0, ready; }"
         : "=r"(done)
-        : "r"(barrier)
+        : "r"(barrier), "r"(parity)
         : "memory");
   } while (!done);
 }
+
+__device__ XF_FORCEINLINE void wait_phase_zero(unsigned barrier) { wait_phase(barrier, 0); }
 
 }  // namespace xf::detail::bulk
 #endif

@@ -20,6 +20,19 @@
 #if XF_CUDA_TU
 namespace xf::detail {
 
+// A trivially copyable value exchanged between lanes `offset` apart, 32 bits at a time.
+template <class T>
+__device__ XF_FORCEINLINE T shuffle_xor(const T& v, int offset) {
+  constexpr int words = (static_cast<int>(sizeof(T)) + 3) / 4;
+  unsigned w[words] = {};
+  __builtin_memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (int i = 0; i < words; ++i) w[i] = __shfl_xor_sync(0xffffffffu, w[i], offset);
+  T r;
+  __builtin_memcpy(&r, w, sizeof(T));
+  return r;
+}
+
 // How a lane reads a chunk of E reduced elements, decided once outside the loops.
 enum class chunk_load {
   element,  // element by element, each finding its position

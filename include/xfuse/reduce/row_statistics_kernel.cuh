@@ -124,19 +124,6 @@ __device__ XF_FORCEINLINE void load_held(const Plan& p, const index_t (&kept_pos
   }(std::make_integer_sequence<int, Plan::L>{});
 }
 
-// A trivially copyable value exchanged between lanes `offset` apart, 32 bits at a time.
-template <class T>
-__device__ XF_FORCEINLINE T shuffle_xor(const T& v, int offset) {
-  constexpr int words = (static_cast<int>(sizeof(T)) + 3) / 4;
-  unsigned w[words] = {};
-  __builtin_memcpy(w, &v, sizeof(T));
-#pragma unroll
-  for (int i = 0; i < words; ++i) w[i] = __shfl_xor_sync(0xffffffffu, w[i], offset);
-  T r;
-  __builtin_memcpy(&r, w, sizeof(T));
-  return r;
-}
-
 // The row's accumulators folded by `merge` over its threads (a power of two, aligned in the
 // block): by shuffles within a warp, then across the row's warps through shared memory. Every
 // thread of the block calls it; every thread of a row gets the row's total.

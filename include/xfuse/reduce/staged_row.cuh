@@ -72,14 +72,12 @@ XF_HD index_t staged_row_bytes(const Plan& p, index_t n) {
   return bytes;
 }
 
-// Whether every row can be staged: at least `shortest` long, every leaf in memory (but reductions'
-// results) steps by +1 along the row, starts each row 16-byte aligned, and its row is a multiple
-// of 16 bytes (staged or not, its chunks are read as vectors); the staged rows fit the shared
-// memory budget.
+// Whether every leaf in memory (but reductions' results) steps by +1 along the row, starts each row
+// 16-byte aligned, and its row is a multiple of 16 bytes (staged or not, its chunks are read as
+// vectors): what staging a row, or a piece of it that is a multiple of 16 elements, asks.
 template <class Plan>
-bool rows_stageable(const Plan& p, index_t shortest = staged_row_policy::shortest_row) {
+bool rows_aligned_for_staging(const Plan& p) {
   const index_t n = p.reduced.size;
-  if (n < shortest || staged_row_bytes(p, n) > staged_row_policy::max_staged_bytes) return false;
   bool ok = true;
   [&]<int... K>(std::integer_sequence<int, K...>) {
     (
@@ -95,6 +93,15 @@ bool rows_stageable(const Plan& p, index_t shortest = staged_row_policy::shortes
         ...);
   }(std::make_integer_sequence<int, Plan::L>{});
   return ok;
+}
+
+// Whether every row can be staged whole: at least `shortest` long, aligned for staging, and the
+// staged rows fit the shared memory budget.
+template <class Plan>
+bool rows_stageable(const Plan& p, index_t shortest = staged_row_policy::shortest_row) {
+  const index_t n = p.reduced.size;
+  if (n < shortest || staged_row_bytes(p, n) > staged_row_policy::max_staged_bytes) return false;
+  return rows_aligned_for_staging(p);
 }
 
 // The share of the SM's unified L1/shared memory given to shared memory, in percent: all of it,
@@ -195,11 +202,10 @@ __device__ XF_FORCEINLINE unsigned source_offset(const unsigned (&offset)[N], in
   return o;
 }
 
-// Thread 0 starts one bulk copy per staged leaf, all completing on `barrier`; the block then
-// waits until every byte has arrived. Sets the leaves' offsets (staged_row::unstaged: read from
-// memory).
+// Places the staged leaves' rows in shared memory (row.n elements each) and sets the leaves'
+// offsets (staged_row::unstaged: read from memory) and row.all_staged.
 template <class Plan>
-__device__ XF_FORCEINLINE void stage_row(staged_row<Plan>& row, unsigned char* staged, unsigned barrier) {
+__device__ XF_FORCEINLINE void place_staged_rows(staged_row<Plan>& row) {
   using Leaves = typename Plan::leaves_type;
   const Plan& p = row.p;
   unsigned bytes = 0;
@@ -218,20 +224,36 @@ __device__ XF_FORCEINLINE void stage_row(staged_row<Plan>& row, unsigned char* s
     row.all_staged = ((!tuple_element_t<K, Leaves>::in_memory || is_statistic_leaf<tuple_element_t<K, Leaves>> ||
                        row.offset[K] != staged_row<Plan>::unstaged) && ...);
   }(std::make_integer_sequence<int, Plan::L>{});
+}
+
+// Called by one thread: the one arrival on `barrier` (announcing the bytes of row.n elements of
+// every staged leaf), and one bulk copy per staged leaf from the row at row.kept_pos.
+template <class Plan>
+__device__ XF_FORCEINLINE void start_staging(const staged_row<Plan>& row, unsigned char* staged, unsigned barrier) {
+  using Leaves = typename Plan::leaves_type;
+  const Plan& p = row.p;
+  bulk::arrive_expect_bytes(barrier, static_cast<unsigned>(staged_row_bytes(p, row.n)));
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (
+        [&] {
+          if (staged_leaf<Plan, K>(p)) {
+            const auto* src = get<K>(p.leaves).ptr + row.kept_pos[K] + p.reduced.base[K];
+            bulk::copy_to_shared(bulk::shared_address(staged + row.offset[K]), src,
+                                 static_cast<unsigned>(row.n * sizeof(typename tuple_element_t<K, Leaves>::value_type)), barrier);
+          }
+        }(),
+        ...);
+  }(std::make_integer_sequence<int, Plan::L>{});
+}
+
+// Stages the block's row: thread 0 starts one bulk copy per staged leaf, all completing on
+// `barrier`; the block then waits until every byte has arrived.
+template <class Plan>
+__device__ XF_FORCEINLINE void stage_row(staged_row<Plan>& row, unsigned char* staged, unsigned barrier) {
+  place_staged_rows(row);
   if (threadIdx.x == 0) {
     bulk::barrier_init(barrier);
-    bulk::arrive_expect_bytes(barrier, bytes);
-    [&]<int... K>(std::integer_sequence<int, K...>) {
-      (
-          [&] {
-            if (staged_leaf<Plan, K>(p)) {
-              const auto* src = get<K>(p.leaves).ptr + row.kept_pos[K] + p.reduced.base[K];
-              bulk::copy_to_shared(bulk::shared_address(staged + row.offset[K]), src,
-                                   static_cast<unsigned>(row.n * sizeof(typename tuple_element_t<K, Leaves>::value_type)), barrier);
-            }
-          }(),
-          ...);
-    }(std::make_integer_sequence<int, Plan::L>{});
+    start_staging(row, staged, barrier);
   }
   __syncthreads();  // the barrier is initialised before anyone waits on it
   bulk::wait_phase_zero(barrier);
