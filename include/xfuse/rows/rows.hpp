@@ -4,10 +4,12 @@
 // the axis) is read once and kept on chip while its statistics are folded (row_launch.cuh chooses
 // the walk: one kernel, one read and one write) when it is contiguous in memory and at most 16384
 // floats (8192 doubles) long, or strided with its neighbouring rows adjacent in memory and at most
-// 512 floats long (on sm_90, 4096 for softmax's kinds, held by a thread-block cluster). Other rows
-// take two passes and no full-size temporary: one reduction folds each row's statistics in one read
-// (online_row_reducer, norm_row_reducer), one fused element-wise pass writes the outputs. Host
-// arrays walk each row once (run_rows_host).
+// 512 floats long (on sm_90, 4096 for softmax's kinds, held by a thread-block cluster); on sm_90
+// longer contiguous rows of softmax's kinds are split over blocks that exchange their pieces'
+// statistics (split_row_kernel.cuh), still one read and one write. Other rows take two passes and no
+// full-size temporary: one reduction folds each row's statistics in one read (online_row_reducer,
+// norm_row_reducer), one fused element-wise pass writes the outputs. Host arrays walk each row once
+// (run_rows_host).
 #pragma once
 
 #include <string>
