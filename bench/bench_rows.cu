@@ -286,12 +286,11 @@ void consumer_of_scan(benchmark::State& state) {
 // array, then the copy or the expression: what composing cost before results were described).
 enum class statement { softmax_into, softmax_affine, layer_norm_into, weighted_norm_into };
 
-template <statement S>
+template <statement S, xf::index_t rows_count = 8192, xf::index_t row_length = 8192>
 void composed_rows(benchmark::State& state) {
-  constexpr xf::index_t side = 8192;
-  const auto a = random_array<float>(side * side, -8, 8).reshape({side, side});
-  const auto b = bias(side).reshape({1, side}), w = weight(side).reshape({1, side});
-  xf::array<float, 2> out({side, side}), c({side, side});
+  const auto a = random_array<float>(rows_count * row_length, -8, 8).reshape({rows_count, row_length});
+  const auto b = bias(row_length).reshape({1, row_length}), w = weight(row_length).reshape({1, row_length});
+  xf::array<float, 2> out(a.shape()), c(a.shape());
   const auto one = [&](const xf::array<float, 2>& into) {
     if constexpr (S == statement::softmax_into) into.assign(xf::softmax(a, 1));
     else if constexpr (S == statement::softmax_affine) into.assign(2.0f * xf::softmax(a, 1) + b);
@@ -380,6 +379,8 @@ BENCHMARK_TEMPLATE(rows, which::layer_norm, 65536, 1024, 1)->Name("rows/layer_no
 BENCHMARK_TEMPLATE(rows, which::rms_norm, 8192, 8192, 1)->Name("rows/rms_norm(A,1,w)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(composed_rows, statement::softmax_into)->Name("compose/out.assign(softmax(A,1))/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(composed_rows, statement::softmax_affine)->Name("compose/eval(2*softmax(A,1)+b)/f32/8192^2")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(composed_rows, statement::softmax_into, 64, two20)->Name("compose/out.assign(softmax(A,1))/f32/64x2^20")->UseManualTime()->Iterations(1);
+BENCHMARK_TEMPLATE(composed_rows, statement::softmax_affine, 64, two20)->Name("compose/eval(2*softmax(A,1)+b)/f32/64x2^20")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(composed_rows, statement::layer_norm_into)->Name("compose/out.assign(layer_norm(A,1))/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(composed_rows, statement::weighted_norm_into)->Name("compose/out.assign(w*layer_norm(A,1)+b)/f32/8192^2")->UseManualTime()->Iterations(1);
 BENCHMARK_TEMPLATE(scan_into, 0)->Name("compose/out.assign(cumsum(x))/f32/1e8")->UseManualTime()->Iterations(1);

@@ -51,6 +51,11 @@ def main(out_path, only=None):
         del cols
     long_rows = torch.rand(64, 1 << 20, device=dev) * 16 - 8
     case(results, "rows/softmax(A,1)/f32/64x2^20", lambda u: torch.softmax(u, 1), long_rows)
+    o_long = torch.empty_like(long_rows)
+    b_long = (torch.rand(1 << 20, device=dev) * 2 - 1).reshape(1, 1 << 20)
+    case(results, "compose/out.assign(softmax(A,1))/f32/64x2^20", lambda u, v: v.copy_(torch.softmax(u, 1)), long_rows, o_long)
+    case(results, "compose/eval(2*softmax(A,1)+b)/f32/64x2^20", lambda u, q: 2 * torch.softmax(u, 1) + q, long_rows, b_long)
+    del o_long
     wl, bl = torch.rand(1 << 20, device=dev) * 1.5 + 0.5, torch.rand(1 << 20, device=dev) * 2 - 1
     case(results, "rows/layer_norm(A,1,w,b)/f32/64x2^20", lambda u, p, q: F.layer_norm(u, (1 << 20,), p, q, 1e-5), long_rows, wl, bl)
     del long_rows

@@ -22,8 +22,8 @@
 
 namespace xf::detail {
 
+// Blocks of staged_row_policy::block_threads threads, as the staged rows'.
 struct split_row_policy {
-  static constexpr int block_threads = 256;
   // A block's piece: at most 32 KiB of staged rows (six blocks an SM on sm_90). Two buffers of 16
   // KiB a block (the next row's piece copied in while the block works on this one) measured 0.57
   // ms for 64 x 2^20 floats against 0.29: a row's time is set by the wait for its slowest piece,
@@ -142,24 +142,6 @@ __device__ XF_FORCEINLINE auto softmax_part(const staged_row<Plan>& piece, typen
   return typename online_row_reducer<What, C, C>::acc_type{max, fold_block<false>(sum, scratch)};
 }
 
-// Writes the piece's outputs (positions first .. first + n - 1 of the row) from the row's statistics.
-template <row_result What, class Plan, class Finish, class EpilogueRow, class Stats>
-__device__ XF_FORCEINLINE void store_piece(const staged_row<Plan>& piece, index_t first, typename Plan::out_type* row_out, index_t step,
-                                           const Stats& s, const Finish& finish, const EpilogueRow& at) {
-  using C = typename Plan::acc_type;
-  using Out = typename Plan::out_type;
-  typename Plan::out_type* const out = row_out + first * step;
-  if constexpr (What == row_result::logsumexp) {
-    if (first == 0 && threadIdx.x == 0) *row_out = finish.template store<Out>(at, math::r_log(s.sum) + s.shift, 0);
-  } else if constexpr (What == row_result::softmax) {
-    const C inverse_sum = C(1) / s.sum;
-    store_sweep(piece, out, step, [&](C x, int r) { return finish.template store<Out>(at, math::r_exp(x - s.shift) * inverse_sum, first + r); });
-  } else {
-    const C log_sum = math::r_log(s.sum);
-    store_sweep(piece, out, step, [&](C x, int r) { return finish.template store<Out>(at, (x - s.shift) - log_sum, first + r); });
-  }
-}
-
 // Points `piece` (starting at position `first`) at row `row`; returns the row's output position.
 template <class Plan>
 __device__ XF_FORCEINLINE index_t locate_piece(staged_row<Plan>& piece, index_t first, index_t row) {
@@ -175,7 +157,7 @@ __device__ XF_FORCEINLINE index_t locate_piece(staged_row<Plan>& piece, index_t 
 // Block b takes piece b % pieces of rows b / pieces, b / pieces + rows_per_round, ... `parts`
 // holds `pieces` parts a row, `arrived` a count a row (zero at the start).
 template <row_result What, class Plan, class Finish>
-__global__ void __launch_bounds__(split_row_policy::block_threads)
+__global__ void __launch_bounds__(staged_row_policy::block_threads)
     split_row_kernel(const __grid_constant__ Plan p, const __grid_constant__ Finish finish, const split_rows s,
                      typename online_row_reducer<What, typename Plan::acc_type, typename Plan::acc_type>::acc_type* parts,
                      unsigned* arrived) {
@@ -183,7 +165,7 @@ __global__ void __launch_bounds__(split_row_policy::block_threads)
   using C = typename Plan::acc_type;
   extern __shared__ __align__(16) unsigned char staged[];
   __shared__ __align__(8) unsigned long long barrier_word;
-  __shared__ C scratch[split_row_policy::block_threads / 32];
+  __shared__ C scratch[staged_row_policy::block_threads / 32];
   const unsigned barrier = bulk::shared_address(&barrier_word);
   const int piece_index = static_cast<int>(blockIdx.x % s.pieces);
   const index_t first = piece_index * s.length;
@@ -200,7 +182,7 @@ __global__ void __launch_bounds__(split_row_policy::block_threads)
     bulk::wait_phase(barrier, parity);
     const auto total = exchange_parts(reducer, softmax_part<What>(piece, scratch), parts + row * s.pieces, arrived + row,
                                       piece_index, static_cast<int>(s.pieces));
-    store_piece<What>(piece, first, p.out + out_pos, p.reduced.out_stride[0], reducer.finish(total, p.reduced.size), finish,
+    store_softmax_outputs<What>(piece, first, p.out + out_pos, p.reduced.out_stride[0], reducer.finish(total, p.reduced.size), finish,
                       finish.epilogue.row(row));
     __syncthreads();  // every thread is done with the piece before the next one is copied over it
   }
@@ -215,10 +197,10 @@ split_rows choose_split_rows(const Plan& p, int device) {
   static atomic<int> resident_blocks[max_devices];  // 0: not asked yet
   atomic<int>& known = resident_blocks[device];
   if (known.load(order::relaxed) == 0) {
-    const auto kernel = split_row_kernel<What, Plan, Finish>;
-    XF_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, 100));
+    constexpr auto kernel = split_row_kernel<What, Plan, Finish>;
+    set_staged_carveout<kernel>(device, 0, 0);  // all of the SM's shared memory
     int per_sm = 0;
-    XF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, split_row_policy::block_threads,
+    XF_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, staged_row_policy::block_threads,
                                                                 static_cast<std::size_t>(split_row_policy::max_piece_bytes)));
     known.store(per_sm > 0 ? per_sm * xf::device(device).properties().multiProcessorCount : -1, order::relaxed);
   }
@@ -238,7 +220,7 @@ void split_rows_device(const Plan& p, const split_rows& s, const Finish& finish,
   XF_CUDA_CHECK(cudaMemsetAsync(arrived, 0, rows * sizeof(unsigned), stream));
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(s.pieces * s.rows_per_round));
-  config.blockDim = dim3(split_row_policy::block_threads);
+  config.blockDim = dim3(staged_row_policy::block_threads);
   config.dynamicSmemBytes = s.bytes;
   config.stream = stream;
   cudaLaunchAttribute together{};

@@ -26,28 +26,40 @@ __device__ XF_FORCEINLINE C fold_block(C x, C* scratch) {
   return r;
 }
 
+// Writes the outputs of softmax's kinds at positions first .. first + n - 1 of a row (all of it,
+// or a piece: split_row_kernel.cuh) from the row's shift and sum of exponentials; row_out is the
+// row's first output. logsumexp's one output is written with the row's first position.
+template <row_result What, class Plan, class Finish, class EpilogueRow>
+__device__ XF_FORCEINLINE void store_softmax_outputs(const staged_row<Plan>& value, index_t first, typename Plan::out_type* row_out,
+                                                     index_t step, const row_stats<typename Plan::acc_type>& s, const Finish& finish,
+                                                     const EpilogueRow& at) {
+  using C = typename Plan::acc_type;
+  using Out = typename Plan::out_type;
+  if constexpr (What == row_result::logsumexp) {
+    if (first == 0 && threadIdx.x == 0) *row_out = finish.template store<Out>(at, math::r_log(s.sum) + s.shift, 0);
+  } else if constexpr (What == row_result::softmax) {
+    const C inverse_sum = C(1) / s.sum;
+    store_sweep(value, row_out + first * step, step,
+                [&](C x, int r) { return finish.template store<Out>(at, math::r_exp(x - s.shift) * inverse_sum, first + r); });
+  } else {
+    const C log_sum = math::r_log(s.sum);
+    store_sweep(value, row_out + first * step, step, [&](C x, int r) { return finish.template store<Out>(at, (x - s.shift) - log_sum, first + r); });
+  }
+}
+
 // softmax, log_softmax, logsumexp of a staged row: a sweep for the maximum, one for the sum of
 // exponentials, one for the outputs.
 template <row_result What, class Plan, class Finish, class EpilogueRow>
 __device__ XF_FORCEINLINE void staged_softmax(const staged_row<Plan>& value, typename Plan::out_type* row_out, index_t step,
                                               typename Plan::acc_type* scratch, const Finish& finish, const EpilogueRow& at) {
   using C = typename Plan::acc_type;
-  using Out = typename Plan::out_type;
   C max = -limits<C>::infinity();
   sweep(value, [&](C x, int) { max = nan_max(max, x); });
   const C shift = row_shift<What>(fold_block<true>(max, scratch));
   C sum = 0;
   sweep(value, [&](C x, int) { sum += math::r_exp(x - shift); });
   sum = fold_block<false>(sum, scratch);
-  if constexpr (What == row_result::logsumexp) {
-    if (threadIdx.x == 0) *row_out = finish.template store<Out>(at, math::r_log(sum) + shift, 0);
-  } else if constexpr (What == row_result::softmax) {
-    const C inverse_sum = C(1) / sum;
-    store_sweep(value, row_out, step, [&](C x, int r) { return finish.template store<Out>(at, math::r_exp(x - shift) * inverse_sum, r); });
-  } else {
-    const C log_sum = math::r_log(sum);
-    store_sweep(value, row_out, step, [&](C x, int r) { return finish.template store<Out>(at, (x - shift) - log_sum, r); });
-  }
+  store_softmax_outputs<What>(value, 0, row_out, step, row_stats<C>{shift, sum}, finish, at);
 }
 
 // layer_norm, rms_norm of a staged row: a sweep for the mean (layer norm), one for the squares,
