@@ -127,10 +127,10 @@ echo "== demo"
 "$bin/xfuse_demo" 2>&1 || status=1  # (in log.txt: the remote GPU runner collects at most 8 files)
 if [[ $sanitize == 1 ]]; then
   echo "== compute-sanitizer memcheck (all GPU tests but the 2^31-element one)"
-  # The [oom] case exhausts device memory on purpose: its failing allocation is an API error that
-  # memcheck would count, so that case runs on its own with API-error reports off.
-  compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "~[large]~[oom]~[memory_setting]" > "$out/sanitizer.txt" 2>&1 || status=1
-  compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 "$bin/xfuse_gpu_tests" "[oom]" >> "$out/sanitizer.txt" 2>&1 || status=1
+  # The [oom] cases exhaust device memory and the [api_error] case makes a CUDA call fail, on
+  # purpose: memcheck would count those API errors, so they run on their own with API-error reports off.
+  compute-sanitizer --tool memcheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "~[large]~[oom]~[memory_setting]~[api_error]" > "$out/sanitizer.txt" 2>&1 || status=1
+  compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 9 "$bin/xfuse_gpu_tests" "[oom],[api_error]" >> "$out/sanitizer.txt" 2>&1 || status=1
   grep -E "ERROR SUMMARY|Program hit|Invalid|passed|failed" "$out/sanitizer.txt" | sort | uniq -c | head -20
   echo "== compute-sanitizer racecheck (views, fusion, streams, assignment, reductions, small solves, the Cholesky copy, manipulation, interop, bad input, NumPy's answers)"
   compute-sanitizer --tool racecheck --error-exitcode 9 "$bin/xfuse_gpu_tests" "[views],[fusion],[stream],[assign],[reduce],[small_lu],[cholesky],[manip],[interop],[errors],[numpy]" 2>&1 \

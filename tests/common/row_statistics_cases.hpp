@@ -173,7 +173,10 @@ void staged_rows() {
     xf::array<float, 2, Space> r = (x - mean) * w / mean + xf::lazy::max(x * w, 1, xf::keepdims);
     xf::array<float, 2, Space> s = (x - xf::lazy::mean(x, 1, xf::keepdims)) / xf::sqrt(xf::lazy::var(x, 1, xf::keepdims) + 1e-5f);
     xf::array<float, 2, Space> q = z - xf::lazy::nanstd(x, 1, xf::keepdims, xf::ddof(1));
-    std::vector<float> want_r(v.size()), want_q(v.size());
+    // Two reductions of one type of different inputs, beside one used twice: folded as three.
+    const auto sum_z = xf::lazy::sum(z, 1, xf::keepdims);
+    xf::array<float, 2, Space> u = x * sum_z + z * xf::lazy::sum(x, 1, xf::keepdims) - sum_z;
+    std::vector<float> want_r(v.size()), want_q(v.size()), want_u(v.size());
     for (index_t i = 0; i < m; ++i) {
       long double sum = 0, max = -INFINITY, kept = 0, count = 0;
       bool nan_in_row = false;
@@ -192,15 +195,19 @@ void staged_rows() {
         if (xv == xv) squares += (xv - kept_mean) * (xv - kept_mean);
       }
       const long double nanstd = std::sqrt(squares / (count - 1));
+      long double z_sum = 0;
+      for (index_t k = 0; k < n; ++k) z_sum += zv[static_cast<std::size_t>(i * n + k)];
       for (index_t k = 0; k < n; ++k) {
         const std::size_t at = static_cast<std::size_t>(i * n + k);
         want_r[at] = static_cast<float>((v[at] - mu) * wv[static_cast<std::size_t>(k)] / mu + max);
         want_q[at] = static_cast<float>(zv[at] - nanstd);
+        want_u[at] = static_cast<float>(v[at] * z_sum + zv[at] * sum - z_sum);
       }
     }
     require_all_close(xf::to_host(r), want_r, 2e-5, 1e-5, "(x - mean) * w / mean + max(x * w), " + what);
     require_all_close(xf::to_host(s), reference(v, {m, n}, 1, formula::standardise), 0.0, 4e-4, "standardised, " + what);
     require_all_close(xf::to_host(q), want_q, 1e-5, 1e-5, "z - nanstd(x, ddof=1), " + what);
+    require_all_close(xf::to_host(u), want_u, 2e-5, 2e-5 * static_cast<double>(n), "x * sum(z) + z * sum(x) - sum(z), " + what);
     // In place, every row staged whole before any of it is written.
     auto y = xf::asarray<float, Space>(v, {m, n});
     y.assign(y - xf::lazy::mean(y, 1, xf::keepdims));
