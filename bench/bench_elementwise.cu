@@ -236,24 +236,6 @@ void random_counts(benchmark::State& state) {
 // ---------------------------------------------------------------- host overhead, piece by piece
 __global__ void empty_kernel() {}
 
-// Host time per call of f: short bursts (the launch queue never fills, so the host is not waiting
-// for the GPU), then a wait; the median burst.
-template <class F>
-double host_us(F&& f, int calls = 200) {
-  for (int i = 0; i < 1000; ++i) f();
-  xf::synchronize();
-  std::vector<double> v;
-  for (int rep = 0; rep < 41; ++rep) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < calls; ++i) f();
-    const auto t1 = std::chrono::steady_clock::now();
-    xf::synchronize();
-    v.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
-  }
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 void overhead_parts(benchmark::State& state) {
   const cudaStream_t s = xf::current_stream().handle();
   const auto x = random_array<float>(1000), y = random_array<float>(1000);

@@ -1,5 +1,5 @@
-// Benchmark plumbing: CUDA-event timing with medians, the device-to-device copy ceiling measured
-// once per run, and the counters every case reports (GBps, vs_copy, vs_cub, ...).
+// Benchmark plumbing: the device-to-device copy ceiling measured once per run, and the counters
+// every case reports (GBps, vs_copy, vs_cub, ...); the timing itself is timing.cuh's.
 #pragma once
 
 #include <benchmark/benchmark.h>
@@ -12,38 +12,9 @@
 
 #include <xfuse/xfuse.hpp>
 
+#include "timing.cuh"
+
 namespace xf_bench {
-
-inline void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::abort();
-  }
-}
-
-// Median of `reps` timings (ms) of `launch`, each bracketed by events on the current stream,
-// after `warmup` untimed runs.
-template <class F>
-double median_ms(F&& launch, int reps = 15, int warmup = 3) {
-  const cudaStream_t s = xf::current_stream().handle();
-  cudaEvent_t a, b;
-  check(cudaEventCreate(&a), "event");
-  check(cudaEventCreate(&b), "event");
-  for (int i = 0; i < warmup; ++i) launch();
-  check(cudaStreamSynchronize(s), "sync");
-  std::vector<float> t(static_cast<std::size_t>(reps));
-  for (int i = 0; i < reps; ++i) {
-    check(cudaEventRecord(a, s), "record");
-    launch();
-    check(cudaEventRecord(b, s), "record");
-    check(cudaEventSynchronize(b), "sync");
-    check(cudaEventElapsedTime(&t[static_cast<std::size_t>(i)], a, b), "elapsed");
-  }
-  check(cudaEventDestroy(a), "event");
-  check(cudaEventDestroy(b), "event");
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 // GB/s of a large device-to-device copy (bytes read plus bytes written), measured once, at the
 // start of the run (XF_BENCH_MAIN). Its buffers come from the pool: a cudaFree of them slowed the

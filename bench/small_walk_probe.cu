@@ -9,6 +9,8 @@
 #include <xfuse/core.hpp>
 #include <xfuse/graph.hpp>
 
+#include "timing.cuh"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -28,42 +30,6 @@ struct no_bulk_threads : xf::detail::elementwise_policy {
   static constexpr int block_threads = Threads;
   static constexpr int bytes_in_flight = 16;
 };
-
-template <class F>
-double median_ms(F&& f, int reps = 21) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
-  f();
-  std::vector<float> t;
-  for (int r = 0; r < reps; ++r) {
-    cudaEventRecord(a, xf::current_stream().handle());
-    f();
-    cudaEventRecord(b, xf::current_stream().handle());
-    cudaEventSynchronize(b);
-    float ms;
-    cudaEventElapsedTime(&ms, a, b);
-    t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
-template <class F>
-double host_us(F&& f, int calls = 20) {
-  for (int i = 0; i < 100; ++i) f();
-  xf::synchronize();
-  std::vector<double> v;
-  for (int rep = 0; rep < 41; ++rep) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < calls; ++i) f();
-    const auto t1 = std::chrono::steady_clock::now();
-    xf::synchronize();
-    v.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
-  }
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
 
 template <class P, class T, class E>
 void run(const xf::array<T, 1>& dst, const E& e) {
@@ -87,9 +53,9 @@ void measure(const char* name, xf::index_t n) {
     run<P>(x, x - 0.01f);
   };
   const xf::graph g = xf::capture(ten);
-  const double eager = median_ms([&] { for (int i = 0; i < 100; ++i) ten(); }) * 1e3 / 1000;
-  const double replay = median_ms([&] { for (int i = 0; i < 100; ++i) g.launch(); }) * 1e3 / 1000;
-  const double host = host_us(ten) / 10;
+  const double eager = xf_bench::median_ms([&] { for (int i = 0; i < 100; ++i) ten(); }, 21, 1) * 1e3 / 1000;
+  const double replay = xf_bench::median_ms([&] { for (int i = 0; i < 100; ++i) g.launch(); }, 21, 1) * 1e3 / 1000;
+  const double host = xf_bench::host_us(ten, 20, 100) / 10;
   std::printf("%-28s n %-8lld eager %.3f us, replayed %.3f us, host %.3f us a statement\n", name, static_cast<long long>(n), eager, replay, host);
 }
 

@@ -9,6 +9,8 @@
 //   nvcc -O3 -arch=sm_90 -std=c++20 --extended-lambda -Iinclude bench/statement_cost_probe.cu -o statement_cost_probe
 #include <xfuse/core.hpp>
 
+#include "timing.cuh"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -22,22 +24,6 @@ struct blob {
 template <int Bytes>
 __global__ void blob_kernel(const __grid_constant__ blob<Bytes> p) {
   if (threadIdx.x == 1000) printf("%d", p.b[0]);
-}
-
-template <class F>
-double host_us(F&& f, int calls = 200) {
-  for (int i = 0; i < 1000; ++i) f();
-  xf::synchronize();
-  std::vector<double> v;
-  for (int rep = 0; rep < 41; ++rep) {
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < calls; ++i) f();
-    const auto t1 = std::chrono::steady_clock::now();
-    xf::synchronize();
-    v.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
-  }
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 template <class K, class... Args>
@@ -56,40 +42,18 @@ void launch_ex(K kernel, unsigned grid, unsigned block, cudaStream_t s, bool pro
   if (cudaLaunchKernelEx(&c, kernel, args...) != cudaSuccess) std::abort();
 }
 
-// run_expression's plan, built as it builds it (exec/evaluate.hpp), without the launch.
+// run_expression's plan and launch (exec/evaluate.hpp), without the launch itself.
 template <class T, int R, class E>
 auto build_plan(const xf::array<T, R>& dst, const E& e) {
-  using namespace xf::detail;
   const auto records = e.leaves();
-  using Records = std::remove_cvref_t<decltype(records)>;
-  constexpr int L = Records::size;
-  using Descs = typename descs_of<Records>::type;
-  using Fn = decltype(e.template evaluator<0>());
-  using Plan = fused_plan<Fn, Descs, T, R, elementwise_policy>;
-  const auto ops = gather_operands<R>(records, dst.shape());
-  Plan p{e.template evaluator<0>(), ops.descs, dst.data(), {}, {}, {}, false, false, walk::rows, {}, {}};
-  p.lay = make_layout<R, L>(dst.shape(), dst.strides(), ops.strides, ops.base);
-  p.out = dst.data() + p.lay.out_base;
-  p.lay.out_base = 0;
-  p.narrow = fits_32_bits(p.lay);
+  auto p = xf::detail::make_fused_plan<xf::detail::elementwise_policy>(dst.data(), dst.shape(), dst.strides(), e, records);
   const int cur = xf::device::current_id();
-  require_access(dst.device_id(), cur, "probe");
-  const auto aligned = [&](const void* ptr, xf::index_t base, std::size_t itemsize, const xf::index_t* s) {
-    const std::size_t width = Plan::E * itemsize < 16 ? Plan::E * itemsize : 16;
-    if (s[0] != 1) return false;
-    if ((reinterpret_cast<std::uintptr_t>(ptr) + static_cast<std::uintptr_t>(base * static_cast<xf::index_t>(itemsize))) % width) return false;
-    for (int d = 1; d < p.lay.rank; ++d)
-      if ((s[d] * static_cast<xf::index_t>(itemsize)) % static_cast<xf::index_t>(width)) return false;
-    return true;
-  };
-  p.row_chunks = p.lay.rank == 1 || p.lay.extent[0] % Plan::E == 0;
-  p.out_vec = outputs_aligned(p.out, p.lay.out_stride, aligned);
-  [&]<int... K>(std::integer_sequence<int, K...>) {
-    (setup_leaf<K>(p, records, aligned, cur, "probe"), ...);
-  }(std::make_integer_sequence<int, L>{});
-  const launch_config launch = choose_launch(p, cur);
+  xf::detail::require_access(dst.device_id(), cur, "probe");
+  const xf::detail::launch_config launch = xf::detail::prepare_device_launch(p, records, cur, "probe");
   return std::make_pair(p, launch);
 }
+
+using xf_bench::host_us;
 
 int main() {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
