@@ -42,14 +42,38 @@ void launch_ex(K kernel, unsigned grid, unsigned block, cudaStream_t s, bool pro
   if (cudaLaunchKernelEx(&c, kernel, args...) != cudaSuccess) std::abort();
 }
 
-// run_expression's plan and launch (exec/evaluate.hpp), without the launch itself.
+// run_expression's plan, built as it builds it (exec/evaluate.hpp), without the launch.
 template <class T, int R, class E>
 auto build_plan(const xf::array<T, R>& dst, const E& e) {
+  using namespace xf::detail;
   const auto records = e.leaves();
-  auto p = xf::detail::make_fused_plan<xf::detail::elementwise_policy>(dst.data(), dst.shape(), dst.strides(), e, records);
+  using Records = std::remove_cvref_t<decltype(records)>;
+  constexpr int L = Records::size;
+  using Descs = typename descs_of<Records>::type;
+  using Fn = decltype(e.template evaluator<0>());
+  using Plan = fused_plan<Fn, Descs, T, R, elementwise_policy>;
+  const auto ops = gather_operands<R>(records, dst.shape());
+  Plan p{e.template evaluator<0>(), ops.descs, dst.data(), {}, {}, {}, false, false, walk::rows, {}, {}};
+  p.lay = make_layout<R, L>(dst.shape(), dst.strides(), ops.strides, ops.base);
+  p.out = dst.data() + p.lay.out_base;
+  p.lay.out_base = 0;
+  p.narrow = fits_32_bits(p.lay);
   const int cur = xf::device::current_id();
-  xf::detail::require_access(dst.device_id(), cur, "probe");
-  const xf::detail::launch_config launch = xf::detail::prepare_device_launch(p, records, cur, "probe");
+  require_access(dst.device_id(), cur, "probe");
+  const auto aligned = [&](const void* ptr, xf::index_t base, std::size_t itemsize, const xf::index_t* s) {
+    const std::size_t width = Plan::E * itemsize < 16 ? Plan::E * itemsize : 16;
+    if (s[0] != 1) return false;
+    if ((reinterpret_cast<std::uintptr_t>(ptr) + static_cast<std::uintptr_t>(base * static_cast<xf::index_t>(itemsize))) % width) return false;
+    for (int d = 1; d < p.lay.rank; ++d)
+      if ((s[d] * static_cast<xf::index_t>(itemsize)) % static_cast<xf::index_t>(width)) return false;
+    return true;
+  };
+  p.row_chunks = p.lay.rank == 1 || p.lay.extent[0] % Plan::E == 0;
+  p.out_vec = outputs_aligned(p.out, p.lay.out_stride, aligned);
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (setup_leaf<K>(p, records, aligned, cur, "probe"), ...);
+  }(std::make_integer_sequence<int, L>{});
+  const launch_config launch = choose_launch(p, cur);
   return std::make_pair(p, launch);
 }
 

@@ -85,56 +85,28 @@ bool fill_group(const Plan& p, int cur) {
 }
 #endif
 
-// The plan of expression `e` (whose leaf records are `records`) into the strided output `out`:
-// operands gathered, broadcast strides, the collapsed layout, the output moved to the layout's base.
-// Its layout's size is 0 when there is nothing to run.
-template <class Policy, class OutPtr, std::size_t N, class E, class Records>
-auto make_fused_plan(OutPtr out, const std::array<index_t, N>& shape, const std::array<index_t, N>& strides, const E& e,
-                     const Records& records) {
-  constexpr int R = static_cast<int>(N);
-  constexpr int L = Records::size;
-  using Descs = typename descs_of<Records>::type;
-  using Fn = decltype(e.template evaluator<0>());
-  using Plan = fused_plan<Fn, Descs, stored_t<OutPtr>, R, Policy>;
-  const auto ops = gather_operands<R>(records, shape);
-  Plan p{e.template evaluator<0>(), ops.descs, out, {}, {}, {}, false, false, walk::rows, {}, {}};
-  p.lay = make_layout<R, L>(shape, strides, ops.strides, ops.base);
-  if (p.lay.size == 0) return p;
-  p.out = out + p.lay.out_base;
-  p.lay.out_base = 0;
-  p.narrow = fits_32_bits(p.lay);
-  return p;
-}
-
-// The device-side facts of plan `p` on device `cur` (vector loads, aliases, which leaves go
-// through shared memory, each leaf's device reachable) and the launch that covers it.
-template <class Plan, class Records>
-launch_config prepare_device_launch(Plan& p, const Records& records, int cur, const char* op) {
-  const auto aligned = [&](const void* ptr, index_t base, std::size_t itemsize, const index_t* s) {
-    const std::size_t width = Plan::E * itemsize < 16 ? Plan::E * itemsize : 16;
-    if (s[0] != 1) return false;
-    if ((reinterpret_cast<std::uintptr_t>(ptr) + static_cast<std::uintptr_t>(base * static_cast<index_t>(itemsize))) % width) return false;
-    for (int d = 1; d < p.lay.rank; ++d)
-      if ((s[d] * static_cast<index_t>(itemsize)) % static_cast<index_t>(width)) return false;
-    return true;
-  };
-  p.row_chunks = p.lay.rank == 1 || p.lay.extent[0] % Plan::E == 0;
-  p.out_vec = outputs_aligned(p.out, p.lay.out_stride, aligned);
-  [&]<int... K>(std::integer_sequence<int, K...>) {
-    (setup_leaf<K>(p, records, aligned, cur, op), ...);
-  }(std::make_integer_sequence<int, Records::size>{});
-  return choose_launch(p, cur);
-}
-
 // Runs expression `e` into the strided output `out` (shape `shape`, strides `strides`): a pointer,
 // or an output_set whose destinations share that layout (e then yields a tuple).
 template <class Space, class Policy = elementwise_policy, class OutPtr, std::size_t N, class E>
 void run_expression(OutPtr out, int out_device, const std::array<index_t, N>& shape,
                     const std::array<index_t, N>& strides, const E& e, const char* op) {
+  using Out = stored_t<OutPtr>;
+  constexpr int R = static_cast<int>(N);
   const nvtx_range range(op);
   const auto records = e.leaves();
-  auto p = make_fused_plan<Policy>(out, shape, strides, e, records);
+  using Records = std::remove_cvref_t<decltype(records)>;
+  constexpr int L = Records::size;
+  using Descs = typename descs_of<Records>::type;
+  using Fn = decltype(e.template evaluator<0>());
+  using Plan = fused_plan<Fn, Descs, Out, R, Policy>;
+
+  const auto ops = gather_operands<R>(records, shape);
+  Plan p{e.template evaluator<0>(), ops.descs, out, {}, {}, {}, false, false, walk::rows, {}, {}};
+  p.lay = make_layout<R, L>(shape, strides, ops.strides, ops.base);
   if (p.lay.size == 0) return;
+  p.out = out + p.lay.out_base;
+  p.lay.out_base = 0;
+  p.narrow = fits_32_bits(p.lay);
 
   if constexpr (std::is_same_v<Space, device>) {
     static_assert(cuda_tu || always_false<E>,
@@ -142,10 +114,23 @@ void run_expression(OutPtr out, int out_device, const std::array<index_t, N>& sh
                   "file with nvcc (a .cu file, or LANGUAGE CUDA in CMake)");
     const int cur = device::current_id();
     require_access(out_device, cur, op);
+    const auto aligned = [&](const void* ptr, index_t base, std::size_t itemsize, const index_t* s) {
+      const std::size_t width = Plan::E * itemsize < 16 ? Plan::E * itemsize : 16;
+      if (s[0] != 1) return false;
+      if ((reinterpret_cast<std::uintptr_t>(ptr) + static_cast<std::uintptr_t>(base * static_cast<index_t>(itemsize))) % width) return false;
+      for (int d = 1; d < p.lay.rank; ++d)
+        if ((s[d] * static_cast<index_t>(itemsize)) % static_cast<index_t>(width)) return false;
+      return true;
+    };
 #if XF_CUDA_TU
     if (fill_group(p, cur)) return;
 #endif
-    const launch_config launch = prepare_device_launch(p, records, cur, op);
+    p.row_chunks = p.lay.rank == 1 || p.lay.extent[0] % Plan::E == 0;
+    p.out_vec = outputs_aligned(p.out, p.lay.out_stride, aligned);
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      (setup_leaf<K>(p, records, aligned, cur, op), ...);
+    }(std::make_integer_sequence<int, L>{});
+    const launch_config launch = choose_launch(p, cur);
 #if XF_CUDA_TU
     launch_fused(p, launch, cur, current_slot(cur).handle);
 #else
