@@ -1,8 +1,9 @@
 // Fourier transforms on the device against raw cuFFT on the same buffers (a plan made once with
 // cufftPlanMany, as an application would), against the operand materialised first, against
-// cuFFT's LTO callbacks (xf::set_fft_callbacks(true)), and against CuPy and PyTorch
-// (bench/cupy_fft.py, same cases, same run). vs_X = X's time / xfuse's default time (above 1:
-// xfuse is faster). GB/s counts each input and output once.
+// cuFFT's LTO callbacks (xf::set_fft_callbacks(true)), against the same statement with xfuse's own
+// transform kernel switched off (cufft_path: xf::set_fft_line_kernels(false)), and against CuPy and
+// PyTorch (bench/cupy_fft.py, same cases, same run). vs_X = X's time / xfuse's default time
+// (above 1: xfuse is faster). GB/s counts each input and output once.
 #include <cufft.h>
 
 #include <xfuse/fft.hpp>
@@ -41,13 +42,26 @@ double first_call_ms(F&& f) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// The median time of `f` with the operands evaluated in cuFFT's loads (LTO callbacks), which are
-// then turned off again.
+// The median time of `f` with xfuse's own transform kernel switched off (on cuFFT), which is then
+// switched on again.
+template <class F>
+double on_cufft_ms(F&& f) {
+  xf::set_fft_line_kernels(false);
+  const double ms = median_ms(f, 21);
+  xf::set_fft_line_kernels(true);
+  return ms;
+}
+
+// The median time of `f` on cuFFT with the operands evaluated in its loads (LTO callbacks), which
+// are then turned off again.
 template <class F>
 double with_callbacks_ms(F&& f) {
+  const bool lines = xf::fft_line_kernels();
+  xf::set_fft_line_kernels(false);
   xf::set_fft_callbacks(true);
   const double ms = median_ms(f, 21);
   xf::set_fft_callbacks(false);
+  xf::set_fft_line_kernels(lines);
   return ms;
 }
 
@@ -77,6 +91,51 @@ void rfft_2d(benchmark::State& state) {
   state.counters["vs_raw"] = raw_ms / ms;
 }
 
+// rfft along the rows of 4096^2 float32 (4096 transforms of 4096 points), fresh and into a
+// preallocated array.
+void rfft_rows(benchmark::State& state) {
+  const xf::index_t side = 4096, half = side / 2 + 1;
+  const xf::array<float, 2> x = random_array<float>(side * side).reshape({side, side});
+  xf::array<xf::complex64, 2> y({side, half});
+  raw_plan raw(CUFFT_R2C, {static_cast<int>(side)}, static_cast<int>(side));
+  const double raw_ms = median_ms([&] { check_fft(cufftExecR2C(raw.handle, x.data(), reinterpret_cast<cufftComplex*>(y.data())), "exec"); }, 21);
+  const double ms = median_ms([&] { y = xf::rfft(x); }, 21);
+  const double into_ms = median_ms([&] { y.assign(xf::rfft(x)); }, 21);
+  const double cufft_ms = on_cufft_ms([&] { y = xf::rfft(x); });
+  const double scaled_ms = median_ms([&] { y = xf::rfft(x * 2.0f - 1.0f); }, 21);
+  const double scaled_cufft_ms = on_cufft_ms([&] { y = xf::rfft(x * 2.0f - 1.0f); });
+  report(state, ms, side * side * 4.0 + side * half * 8.0);
+  state.counters["raw_ms"] = raw_ms;
+  state.counters["vs_raw"] = raw_ms / ms;
+  state.counters["into_ms"] = into_ms;
+  state.counters["cufft_path_ms"] = cufft_ms;
+  state.counters["vs_cufft_path"] = cufft_ms / ms;
+  state.counters["expr_ms"] = scaled_ms;
+  state.counters["expr_vs_cufft_path"] = scaled_cufft_ms / scaled_ms;
+}
+
+// The power spectrum abs(fft(x))^2 of 2^26 complex64 in rows of 4096, the square in the
+// transform's store, against cuFFT then a separate pass.
+void power_rows(benchmark::State& state) {
+  const xf::index_t rows = 16384, side = 4096;
+  const xf::array<xf::complex64, 2> x = random_array<float>(rows * side).reshape({rows, side}).astype<xf::complex64>();
+  xf::array<float, 2> p({rows, side});
+  xf::array<xf::complex64, 2> spectrum({rows, side});
+  raw_plan raw(CUFFT_C2C, {static_cast<int>(side)}, static_cast<int>(rows));
+  const double raw_ms = median_ms([&] {
+    check_fft(cufftExecC2C(raw.handle, const_cast<cufftComplex*>(reinterpret_cast<const cufftComplex*>(x.data())),
+                           reinterpret_cast<cufftComplex*>(spectrum.data()), CUFFT_FORWARD), "exec");
+    p.assign(xf::square(xf::abs(spectrum)));
+  }, 21);
+  const double ms = median_ms([&] { p.assign(xf::square(xf::abs(xf::fft(x)))); }, 21);
+  const double cufft_ms = on_cufft_ms([&] { p.assign(xf::square(xf::abs(xf::fft(x)))); });
+  report(state, ms, rows * side * 8.0 + rows * side * 4.0);
+  state.counters["raw_then_pass_ms"] = raw_ms;
+  state.counters["vs_raw_then_pass"] = raw_ms / ms;
+  state.counters["cufft_path_ms"] = cufft_ms;
+  state.counters["vs_cufft_path"] = cufft_ms / ms;
+}
+
 // A filter along rows: irfft(rfft(x) * H) of 4096^2 float32, H one row (broadcast) or a full
 // spectrum. Fused: H is applied in the inverse transform's loads. Raw: R2C then C2R in place, no
 // filter at all (the floor). Unfused: callbacks off (the product evaluated first), and as a user
@@ -96,10 +155,15 @@ void filter_rows(benchmark::State& state, bool full_h) {
     check_fft(cufftExecC2R(inverse.handle, reinterpret_cast<cufftComplex*>(spectrum.data()), out.data()), "exec");
   }, 21);
   const double ms = median_ms([&] { out = xf::irfft(xf::rfft(x) * H); }, 21);
+  const double into_ms = median_ms([&] { out.assign(xf::irfft(xf::rfft(x) * H)); }, 21);
+  const double in_expr_ms = median_ms([&] { out.assign(xf::irfft(xf::rfft(x) * H) * 0.5f + x); }, 21);
+  const double cufft_ms = on_cufft_ms([&] { out = xf::irfft(xf::rfft(x) * H); });
+  xf::set_fft_line_kernels(false);
   xf::set_fft_callbacks(true);
   const double plan_ms = first_call_ms([&] { out = xf::irfft(xf::rfft(x) * H); });
   xf::set_fft_callbacks(false);
   const double callbacks_ms = with_callbacks_ms([&] { out = xf::irfft(xf::rfft(x) * H); });
+  xf::set_fft_line_kernels(true);
   const double written_ms = median_ms([&] {
     const xf::array<xf::complex64, 2> product = xf::rfft(x) * H;
     out = xf::irfft(product);
@@ -107,6 +171,10 @@ void filter_rows(benchmark::State& state, bool full_h) {
   report(state, ms, 2 * side * side * 4.0 + (full_h ? side * half * 8.0 : 0));
   state.counters["raw_ms"] = raw_ms;
   state.counters["vs_raw"] = raw_ms / ms;
+  state.counters["into_ms"] = into_ms;
+  state.counters["in_expression_ms"] = in_expr_ms;
+  state.counters["cufft_path_ms"] = cufft_ms;
+  state.counters["vs_cufft_path"] = cufft_ms / ms;
   state.counters["callbacks_ms"] = callbacks_ms;
   state.counters["vs_callbacks"] = callbacks_ms / ms;
   state.counters["materialised_ms"] = written_ms;
@@ -157,6 +225,8 @@ void fftconvolve_2d(benchmark::State& state) {
 
 BENCHMARK(rfft_1d)->Name("fft/rfft/2^26/f32")->UseManualTime()->Iterations(1);
 BENCHMARK(rfft_2d)->Name("fft/rfft2/4096^2/f32")->UseManualTime()->Iterations(1);
+BENCHMARK(rfft_rows)->Name("fft/rfft/4096^2-rows/f32")->UseManualTime()->Iterations(1);
+BENCHMARK(power_rows)->Name("fft/abs(fft(x))^2/16384x4096/c64")->UseManualTime()->Iterations(1);
 BENCHMARK_CAPTURE(filter_rows, row, false)->Name("fft/irfft(rfft(x)*H)/4096^2/H-row/f32")->UseManualTime()->Iterations(1);
 BENCHMARK_CAPTURE(filter_rows, full, true)->Name("fft/irfft(rfft(x)*H)/4096^2/H-full/f32")->UseManualTime()->Iterations(1);
 BENCHMARK(windowed_rows)->Name("fft/fft(x*w)/4096^2/c64")->UseManualTime()->Iterations(1);

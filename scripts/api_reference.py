@@ -78,7 +78,7 @@ OVERRIDES = {  # counterparts that follow no rule above ("group name" keys one h
     "xf::fft_plan_cache_view::size_limit": "cupy.fft._cache.PlanCache.get_size",
     "xf::fft_plan_cache_view::set_size_limit": "cupy.fft._cache.PlanCache.set_size", "xf::fft_plan_cache_view::clear": "cupy.fft._cache.PlanCache.clear",
     "xf::cufft_error": "", "xf::cufft_error::code": "", "xf::fft_callbacks": "cupy.fft.config.set_cufft_callbacks",
-    "xf::set_fft_callbacks": "cupy.fft.config.set_cufft_callbacks",
+    "xf::set_fft_callbacks": "cupy.fft.config.set_cufft_callbacks", "xf::fft_line_kernels": "", "xf::set_fft_line_kernels": "",
 }
 MACRO_DOCS = {  # what one invocation of a macro that generates public functions makes
     "XF_BINARY_OPERATOR": "Element-wise `{OP}` of two operands, one at least an expression (lazy).",

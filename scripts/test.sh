@@ -43,7 +43,21 @@ if [[ "${XFUSE_WITH_LEGATE:-1}" != 0 ]]; then
     echo "the legate package (or NCCL) could not be installed: the distributed-array suite is not built"
   fi
 fi
+# cuFFTDx (transforms in xfuse's own kernels): the nvidia-mathdx pip package (headers only, NVIDIA's
+# SDK licence), installed into a virtual environment of the build; without it (no network), or with
+# XFUSE_WITH_MATHDX=0, the transforms run on cuFFT and the line-kernel tests report skipped.
+mathdx_args=(-DXFUSE_WITH_MATHDX=OFF)
+if [[ "${XFUSE_WITH_MATHDX:-1}" != 0 ]]; then
+  mvenv="$here/build-test/mathdx-venv"
+  mpy="$mvenv/bin/python"
+  if { [[ -x "$mpy" ]] || python3 -m venv "$mvenv"; } &&
+     { "$mpy" -c "import nvidia.mathdx" 2>/dev/null || "$mpy" -m pip install -q --no-deps "nvidia-mathdx==25.6.0"; }; then
+    mathdx_args=(-DXFUSE_WITH_MATHDX=AUTO -DXFUSE_MATHDX_PYTHON="$mpy")
+  else
+    echo "the nvidia-mathdx package could not be installed: transforms are tested on cuFFT only"
+  fi
+fi
 cmake -S "$here" -B "$here/build-test" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES="$archs" \
-      -DXFUSE_BUILD_TESTS=ON -DXFUSE_BUILD_EXAMPLES=ON "${cuda_flags[@]}" "${legate_args[@]}" >/dev/null
+      -DXFUSE_BUILD_TESTS=ON -DXFUSE_BUILD_EXAMPLES=ON "${cuda_flags[@]}" "${legate_args[@]}" "${mathdx_args[@]}" >/dev/null
 cmake --build "$here/build-test" -j "$(nproc)"
 cd "$here/build-test" && ctest --output-on-failure -j "$(nproc)"

@@ -6,6 +6,8 @@
 //   auto y = xf::irfft(xf::rfft(x) * H);    // the product written by one kernel as cuFFT's input
 //   xf::array<double, 1> f = xf::fftfreq(n, 1.0 / rate);
 //
+// With cuFFTDx (XFUSE_WITH_MATHDX, the nvidia-mathdx package) covered one-axis transforms run in
+// xfuse's own kernel, fused with their operand and consumer (fft/line_kernel.cuh).
 // fft/transforms.hpp: the transforms; fft/frequencies.hpp: fftfreq, rfftfreq, fftshift, ifftshift;
 // fft/plan_cache.hpp: cuFFT plans kept per (device, thread), xf::fft_plan_cache(); fft/convolve.hpp:
 // xf::fftconvolve.

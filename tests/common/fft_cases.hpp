@@ -48,6 +48,14 @@ ref_block ref_of(const xf::array<T, R, S>& a) {
   return b;
 }
 
+// A transform's description (fft, rfft... of device operands with xfuse's own transform kernel):
+// its result.
+template <class G>
+  requires xf::detail::is_producer<G>
+ref_block ref_of(const G& g) {
+  return ref_of(g.eval());
+}
+
 // Each line along `axis` becomes line_fn(line), out_length long.
 template <class F>
 void ref_lines(ref_block& b, int axis, xf::index_t out_length, const F& line_fn) {
@@ -120,6 +128,12 @@ void require_fft_close(const xf::array<T, R, S>& got, const ref_block& want, dou
   }
   INFO("worst element " << at << " off by " << static_cast<double>(worst) << " of " << static_cast<double>(biggest));
   REQUIRE(worst <= tol * std::max(biggest, 1e-300L));
+}
+
+template <class G>
+  requires xf::detail::is_producer<G>
+void require_fft_close(const G& got, const ref_block& want, double tol, const std::string& what) {
+  require_fft_close(got.eval(), want, tol, what);
 }
 
 template <class T>

@@ -70,7 +70,8 @@ class statement_end {
 
 // The one base of the producers' descriptions (computed on first use, then kept). Derived holds
 // `state` (a shared produced_state), gives shape(), value_type, rank, space, result_type,
-// `compute(result_type&)` (its kernel into a fresh array) and `xf_feed` (exec/producer.hpp); the
+// `compute(result_type&)` (its kernel into a fresh array; or, with `xf_fresh_result`,
+// `compute_fresh()`, a result whose layout it chooses) and `xf_feed` (exec/producer.hpp); the
 // base gives the rest of the expression protocol (one produced leaf), what xf::array does with a
 // description alone (`xf_materialize`, `xf_assign_into`), the statement end's `xf_settle`, and the
 // members of the array it describes, each read from its result: `auto c = xf::cumsum(x);
@@ -89,9 +90,13 @@ struct produced_result {
   const auto& eval() const {
     const auto& state = *self().state;
     if (!state.value) {
-      typename Derived::result_type r(self().shape());
-      self().compute(r);
-      self().state->value.emplace(std::move(r));
+      if constexpr (requires { Derived::xf_fresh_result; }) {  // a result in a layout of its own choosing
+        self().state->value.emplace(self().compute_fresh());
+      } else {
+        typename Derived::result_type r(self().shape());
+        self().compute(r);
+        self().state->value.emplace(std::move(r));
+      }
     }
     return *state.value;
   }

@@ -15,6 +15,7 @@
 #include "../manip/views.hpp"
 #include "callback_arguments.cuh"
 #include "geometry.hpp"
+#include "line_transform.hpp"
 #include "load_callback.hpp"
 #include "lto_compile.hpp"
 #include "plan_cache.hpp"
@@ -244,7 +245,9 @@ array<fft_output_t<Kind, Real>, R, device> fft_device_call_fused(const Src& src,
 // array or expression) times `scale`, which is applied to the input when it is copied anyway and
 // to the output otherwise (the transform is linear). `scratch_input`: src is a temporary the
 // caller gives up (complex_to_real overwrites its input, so anything else is copied first).
-template <fft_kind Kind, class Real, int R, class Src>
+// Lines: whether a call that line_transform.hpp covers runs in xfuse's own kernel (false where the
+// caller knows it does not apply, so that its kernels are not instantiated).
+template <fft_kind Kind, class Real, int R, bool Lines = true, class Src>
 array<fft_output_t<Kind, Real>, R, device> fft_device_call(const Src& src, const std::vector<int>& axes,
                                                           const std::vector<index_t>& lengths, bool inverse, double scale,
                                                           bool scratch_input) {
@@ -254,6 +257,14 @@ array<fft_output_t<Kind, Real>, R, device> fft_device_call(const Src& src, const
   const dims<R> need = fft_input_extents<R>(src.shape(), Kind, axes, lengths);
   const dims<R> out_shape = fft_output_extents<R>(src.shape(), Kind, axes, lengths);
   if (product(out_shape) == 0) return array<Out, R, device>(out_shape);
+#if XF_CUDA_TU && defined(XFUSE_WITH_MATHDX)
+  // One axis of a covered length: one kernel of xfuse's own reads src and writes the result.
+  if (Lines && axes.size() == 1 && line_transform_applies<Kind, Real, R>(axes[0], lengths[0])) {
+    array<Out, R, device> out(out_shape);
+    if constexpr (Lines) run_line_fft<Kind, Real>(src, axes[0], lengths[0], inverse, scale, out, "xf::fft");
+    return out;
+  }
+#endif
 
   // Read in place when cuFFT can and nothing needs changing; else evaluate in cuFFT's loads
   // (callbacks on) or copy (cast, pad, scale, reorder) into a block cuFFT reads.

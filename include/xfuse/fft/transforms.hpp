@@ -4,7 +4,9 @@
 // Arguments as NumPy's (n / s, axis / axes, norm); float32 (and half) inputs give complex64,
 // everything else complex128 (or float64 from the real-output transforms). Device arrays run on
 // cuFFT, asynchronously on the current stream, through the plan cache (plan_cache.hpp); host
-// arrays on the host DFT (host_engine.hpp).
+// arrays on the host DFT (host_engine.hpp). Built with cuFFTDx, fft, ifft, rfft and irfft of device
+// operands return a description (produced_fft.hpp) and covered lines run in xfuse's own kernel
+// (line_kernel.cuh), the operand and the consumer fused.
 //
 //   auto spectrum = xf::rfft(signal);                      // np.fft.rfft(signal)
 //   auto image = xf::irfft2(xf::rfft2(img) * transfer);    // a filter in the frequency domain
@@ -28,6 +30,7 @@
 
 #include "device_stage.hpp"
 #include "host_transform.hpp"
+#include "produced_fft.hpp"
 
 namespace xf {
 namespace detail {
@@ -117,6 +120,18 @@ auto run_fft(const E& e, const fft_request& req, bool inverse, fft_norm norm) {
   else return fft_device<Kind, Real>(e, req, inverse, scale);
 }
 
+// fft, ifft, rfft, irfft: with xfuse's own transform kernel, a device operand's transform is
+// described (produced_fft.hpp) and computed by the end of the caller's statement unless taken.
+template <fft_kind Kind, class E>
+auto one_axis_fft(const statement_end& end, const E& e, const fft_request& req, bool inverse, fft_norm norm) {
+  if constexpr (!std::is_same_v<resolved_space_t<space_t<E>>, host> && have_line_kernels) {
+    check_fft_norm(norm, req.op);
+    return describe_fft<Kind>(end, e, req, inverse, fft_scale(norm, fft_points(req), inverse));
+  } else {
+    return run_fft<Kind>(e, req, inverse, norm);
+  }
+}
+
 // irfftn over every axis of a spectrum that is Hermitian along all of them (the product of the
 // spectra of real arrays): on the device one cuFFT complex-to-real call over up to three axes
 // (equal to NumPy's axis-by-axis definition for such input, and one pass fewer).
@@ -139,31 +154,35 @@ auto irfftn_of_real_spectrum(const E& e, const fft_sizes& s, const char* op) {
 // truncated to n points.
 template <class E>
   requires detail::fft_operand<E>
-auto fft(const E& a, std::optional<index_t> n = std::nullopt, int axis = -1, fft_norm norm = fft_norm::backward) {
+auto fft(const E& a, std::optional<index_t> n = std::nullopt, int axis = -1, fft_norm norm = fft_norm::backward,
+         const detail::statement_end& end = {}) {
   const auto req = detail::resolve_fft_axis(a.shape(), n, axis, false, "xf::fft");
-  return detail::run_fft<detail::fft_kind::complex_to_complex>(a, req, false, norm);
+  return detail::one_axis_fft<detail::fft_kind::complex_to_complex>(end, a, req, false, norm);
 }
 // np.fft.ifft: the inverse (scaled by 1/n under the default norm).
 template <class E>
   requires detail::fft_operand<E>
-auto ifft(const E& a, std::optional<index_t> n = std::nullopt, int axis = -1, fft_norm norm = fft_norm::backward) {
+auto ifft(const E& a, std::optional<index_t> n = std::nullopt, int axis = -1, fft_norm norm = fft_norm::backward,
+         const detail::statement_end& end = {}) {
   const auto req = detail::resolve_fft_axis(a.shape(), n, axis, false, "xf::ifft");
-  return detail::run_fft<detail::fft_kind::complex_to_complex>(a, req, true, norm);
+  return detail::one_axis_fft<detail::fft_kind::complex_to_complex>(end, a, req, true, norm);
 }
 // np.fft.rfft: the n // 2 + 1 non-negative frequencies of the transform of a real input.
 template <class E>
   requires detail::fft_operand<E>
-auto rfft(const E& a, std::optional<index_t> n = std::nullopt, int axis = -1, fft_norm norm = fft_norm::backward) {
+auto rfft(const E& a, std::optional<index_t> n = std::nullopt, int axis = -1, fft_norm norm = fft_norm::backward,
+         const detail::statement_end& end = {}) {
   static_assert(!is_complex<value_t<E>>, "xf::rfft: the input must be real (NumPy raises TypeError for complex input)");
   const auto req = detail::resolve_fft_axis(a.shape(), n, axis, false, "xf::rfft");
-  return detail::run_fft<detail::fft_kind::real_to_complex>(a, req, false, norm);
+  return detail::one_axis_fft<detail::fft_kind::real_to_complex>(end, a, req, false, norm);
 }
 // np.fft.irfft: n real points (default 2 * (m - 1)) from the non-negative frequencies.
 template <class E>
   requires detail::fft_operand<E>
-auto irfft(const E& a, std::optional<index_t> n = std::nullopt, int axis = -1, fft_norm norm = fft_norm::backward) {
+auto irfft(const E& a, std::optional<index_t> n = std::nullopt, int axis = -1, fft_norm norm = fft_norm::backward,
+         const detail::statement_end& end = {}) {
   const auto req = detail::resolve_fft_axis(a.shape(), n, axis, true, "xf::irfft");
-  return detail::run_fft<detail::fft_kind::complex_to_real>(a, req, true, norm);
+  return detail::one_axis_fft<detail::fft_kind::complex_to_real>(end, a, req, true, norm);
 }
 // np.fft.hfft: the real spectrum of a signal with Hermitian symmetry, given by its first half.
 template <class E>

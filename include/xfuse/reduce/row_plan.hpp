@@ -188,6 +188,28 @@ auto rows_layout(const Ops& ops, const std::array<index_t, N>& shape, int axis, 
   return make_layout<R - 1, L>(rows_shape, rows_out, rows_strides, ops.base);
 }
 
+// The consumer e (an expression of `shape`) run in the store of a producer that writes lines along
+// `axis` (exec/epilogue.hpp's row_epilogue): its lines are those of a destination of `out_strides`,
+// its steps each leaf's stride along the axis. The row functions and the transforms build theirs here.
+template <class E, std::size_t N>
+auto make_row_epilogue(const E& e, const std::array<index_t, N>& shape, int axis, const std::array<index_t, N>& out_strides,
+                       int device, const char* name) {
+  constexpr int R = static_cast<int>(N);
+  const auto records = e.leaves();
+  using Records = std::remove_cvref_t<decltype(records)>;
+  constexpr int L = Records::size;
+  using Fn = decltype(e.template evaluator<0>());
+  row_epilogue<Fn, typename descs_of<Records>::type, R - 1> epi{};
+  const auto ops = gather_operands<R>(records, shape);
+  epi.fn = e.template evaluator<0>();
+  epi.leaves = ops.descs;
+  epi.lines = rows_layout(ops, shape, axis, out_strides);
+  epi.narrow = fits_32_bits(epi.lines);
+  for (int k = 0; k < L; ++k) epi.step[k] = ops.strides[k][axis];
+  require_leaf_access(epi, e, device, name);
+  return epi;
+}
+
 // The plan of walking `e` row by row along `axis` into `out`, whose strides are `out_strides`
 // (of e's shape, or of the keepdims result for logsumexp: the stride along the axis then unused).
 template <class Op, class E>

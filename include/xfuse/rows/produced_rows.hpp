@@ -105,31 +105,13 @@ struct produced_rows : produced_result<produced_rows<What, E, W, B>> {
       const in_kernel_mark mark(*state, dst.device_id());
       const zipped<void, Consumer, E> all(e, expr);
       if (reads_written_memory(dst.data(), dst.shape(), dst.strides(), all)) return false;
-      return run_rows<What>(expr, axis, dst, op, eps, weight, bias, epilogue_of(e, dst));
+      return run_rows<What>(expr, axis, dst, op, eps, weight, bias, make_row_epilogue(e, dst.shape(), axis, dst.strides(), dst.device_id(), name));
 #else
       return false;
 #endif
     }
   }
 
-  // The consumer's expression over dst's rows (row_epilogue): its lines are the rows' positions,
-  // its steps each leaf's stride along the axis.
-  template <class T, int R, class S, class Consumer>
-  auto epilogue_of(const Consumer& e, const array<T, R, S>& dst) const {
-    const auto records = e.leaves();
-    using Records = std::remove_cvref_t<decltype(records)>;
-    constexpr int L = Records::size;
-    using Fn = decltype(e.template evaluator<0>());
-    row_epilogue<Fn, typename descs_of<Records>::type, R - 1> epi{};
-    const auto ops = gather_operands<R>(records, dst.shape());
-    epi.fn = e.template evaluator<0>();
-    epi.leaves = ops.descs;
-    epi.lines = rows_layout(ops, dst.shape(), axis, dst.strides());
-    epi.narrow = fits_32_bits(epi.lines);
-    for (int k = 0; k < L; ++k) epi.step[k] = ops.strides[k][axis];
-    require_leaf_access(epi, e, dst.device_id(), name);
-    return epi;
-  }
 };
 
 // The description of What along `axis` of e, checked now, computed at the end of the caller's

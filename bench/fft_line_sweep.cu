@@ -1,0 +1,82 @@
+// The sweep behind fft/line_table.hpp: xfuse's own transform kernel (fft/line_kernel.cuh) at each
+// kernel shape (elements a thread holds, lines a block takes) for rows of 1024, 4096 and 16384
+// float32 and 4096 float64, 2^24 points in all (2^23 in float64), as rfft and as the round trip
+// irfft(rfft(x) * H); cuFFTDx's own suggestion first. CUDA-event medians; vs_copy is the copy of
+// the bytes each statement moves (read x, write the result), measured in the same run.
+#include <cstdio>
+#include <string>
+
+#include <xfuse/fft.hpp>
+
+#include "timing.cuh"
+
+#if defined(XFUSE_WITH_MATHDX)
+using namespace xf_bench;
+
+namespace {
+
+template <int Ept, int Lines>
+struct shape {
+  static constexpr int ept = Ept, lines = Lines;
+};
+
+double copy_ms(std::size_t bytes) {
+  const xf::array<unsigned char, 1> a = xf::full<unsigned char>({static_cast<xf::index_t>(bytes)}, 1), b({static_cast<xf::index_t>(bytes)});
+  const cudaStream_t s = xf::current_stream().handle();
+  return median_ms([&] { check(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice, s), "copy"); }, 21);
+}
+
+template <class Real, int L, class Shape>
+void one(const char* tag, const xf::array<Real, 2>& x, const xf::array<xf::complex<Real>, 1>& h, double copy_r, double copy_rt) {
+  using namespace xf::detail;
+  using cufftdx::fft_direction;
+  using cufftdx::fft_type;
+  const xf::index_t rows = x.shape()[0];
+  xf::array<xf::complex<Real>, 2> spectrum({rows, L / 2 + 1});
+  xf::array<Real, 2> y({rows, L});
+  const int cur = xf::device::current_id();
+  const cudaStream_t s = xf::current_stream().handle();
+  using Fwd = line_fft<Real, L, fft_type::r2c, fft_direction::forward, Shape>;
+  using Inv = line_fft<Real, L, fft_type::c2r, fft_direction::inverse, Shape>;
+  const auto pr = make_row_plan(x, 1, row_values<Real, Real, xf::complex<Real>>{}, spectrum.data(), spectrum.strides());
+  const double r_ms = median_ms([&] { launch_line_fft<Fwd, void>(pr, no_middle{}, no_epilogue{}, 1.0, 1.0, false, cur, s); }, 21);
+  // The spectrum described and never computed: the middle reads it on chip.
+  const produced_fft<fft_kind::real_to_complex, xf::array<Real, 2>> spec{{}, x, 1, L, false, 1.0, "sweep"};
+  const auto product = spec * h;
+  const in_kernel_mark mark(*spec.state, cur);
+  const auto mid = make_row_epilogue(product, product.shape(), 1, y.strides(), cur, "sweep");
+  const auto pt = make_row_plan(x, 1, row_values<Real, Real, Real>{}, y.data(), y.strides());
+  const double t_ms = median_ms([&] { launch_line_fft<Fwd, Inv>(pt, mid, no_epilogue{}, 1.0 / L, 1.0, false, cur, s); }, 21);
+  std::printf("%-7s L=%-6d ept=%-3d lines=%-2d threads=%-4d smem=%-6d rfft %.4f ms (%.3f of copy)  round trip %.4f ms (%.3f of copy)\n",
+              tag, L, Fwd::elements_per_thread, Fwd::ffts_per_block, Fwd::block_dim.x * Fwd::block_dim.y,
+              static_cast<int>(Fwd::shared_memory_size), r_ms, copy_r / r_ms, t_ms, copy_rt / t_ms);
+}
+
+template <class Real, int L, class... Shapes>
+void sweep(const char* tag, xf::index_t points) {
+  const xf::index_t rows = points / L;
+  const xf::array<Real, 1> flat = (xf::sin(xf::arange<double>(points) * 0.7318) * 43758.5453).template astype<Real>();
+  const xf::array<Real, 2> x = flat.reshape({rows, L});
+  const xf::array<xf::complex<Real>, 1> h = xf::cos(xf::arange<double>(L / 2 + 1) * 0.01).template astype<xf::complex<Real>>();
+  const double copy_r = copy_ms(static_cast<std::size_t>(rows * (L * sizeof(Real) + (L / 2 + 1) * 2 * sizeof(Real))) / 2);
+  const double copy_rt = copy_ms(static_cast<std::size_t>(rows * L * sizeof(Real)));
+  one<Real, L, xf::detail::line_suggestion<Real, L, cufftdx::fft_type::r2c>>((std::string(tag) + "*").c_str(), x, h, copy_r, copy_rt);
+  (one<Real, L, Shapes>(tag, x, h, copy_r, copy_rt), ...);
+}
+
+}  // namespace
+
+int main() {
+  // copy_ms moves its bytes once each way: a copy of b bytes reads b and writes b.
+  sweep<float, 1024, shape<4, 1>, shape<8, 1>, shape<8, 2>, shape<8, 4>, shape<16, 1>, shape<16, 2>, shape<32, 1>>("f32", 1 << 24);
+  sweep<float, 4096, shape<8, 1>, shape<8, 2>, shape<16, 1>, shape<16, 2>, shape<32, 1>, shape<32, 2>>("f32", 1 << 24);
+  sweep<float, 16384, shape<16, 1>, shape<32, 1>>("f32", 1 << 24);
+  sweep<double, 4096, shape<8, 1>, shape<16, 1>, shape<16, 2>>("f64", 1 << 23);
+  return 0;
+}
+#else
+int main() {
+  std::printf("built without cuFFTDx (XFUSE_WITH_MATHDX): nothing to sweep\n");
+  return 0;
+}
+#endif
