@@ -1,8 +1,9 @@
 // The sweep behind fft/line_table.hpp: xfuse's own transform kernel (fft/line_kernel.cuh) at each
 // kernel shape (elements a thread holds, lines a block takes) for rows of 1024, 4096 and 16384
 // float32 and 4096 float64, 2^24 points in all (2^23 in float64), as rfft and as the round trip
-// irfft(rfft(x) * H); cuFFTDx's own suggestion first. CUDA-event medians; vs_copy is the copy of
-// the bytes each statement moves (read x, write the result), measured in the same run.
+// irfft(rfft(x) * H); first (marked *) the shape the kernel uses: line_table.hpp's, else cuFFTDx's
+// suggestion. CUDA-event medians; vs_copy is the copy of the bytes each statement moves (read x,
+// write the result), measured in the same run.
 #include <cstdio>
 #include <string>
 
