@@ -7,19 +7,14 @@
 // once), to compare.
 #pragma once
 
-#include <cstdlib>
-#include <string_view>
-
 #include "../base/device.hpp"
+#include "../base/env_switch.hpp"
 
 namespace xf::detail {
 
 // Whether kernels on `device` launch as programmatic dependents.
 inline bool programmatic_launch(int device) {
-  static const bool allowed = [] {
-    const char* setting = std::getenv("XFUSE_PROGRAMMATIC_LAUNCH");
-    return setting == nullptr || std::string_view(setting) != "0";
-  }();
+  static const bool allowed = env_switch("XFUSE_PROGRAMMATIC_LAUNCH", true);
   return allowed && xf::device(device).properties().major >= 9;
 }
 

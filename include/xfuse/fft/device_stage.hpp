@@ -259,7 +259,7 @@ array<fft_output_t<Kind, Real>, R, device> fft_device_call(const Src& src, const
   if (product(out_shape) == 0) return array<Out, R, device>(out_shape);
 #if XF_CUDA_TU && defined(XFUSE_WITH_MATHDX)
   // One axis of a covered length: one kernel of xfuse's own reads src and writes the result.
-  if (Lines && axes.size() == 1 && line_transform_applies<Kind, Real, R>(axes[0], lengths[0])) {
+  if (Lines && axes.size() == 1 && line_transform_applies<Real, R>(axes[0], lengths[0])) {
     array<Out, R, device> out(out_shape);
     if constexpr (Lines) run_line_fft<Kind, Real>(src, axes[0], lengths[0], inverse, scale, out, "xf::fft");
     return out;

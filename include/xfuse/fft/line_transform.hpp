@@ -7,9 +7,9 @@
 #pragma once
 
 #include <atomic>
-#include <cstdlib>
 
 #include "../base/device.hpp"
+#include "../base/env_switch.hpp"
 #include "../base/stream.hpp"
 #include "../exec/epilogue.hpp"
 #include "../reduce/row_plan.hpp"
@@ -20,10 +20,7 @@
 namespace xf {
 namespace detail {
 inline std::atomic<int>& fft_line_kernels_setting() {
-  static std::atomic<int> setting{[] {
-    const char* e = std::getenv("XFUSE_FFT_LINE_KERNELS");
-    return (e && e[0] == '0') ? 0 : 1;
-  }()};
+  static std::atomic<int> setting{env_switch("XFUSE_FFT_LINE_KERNELS", true) ? 1 : 0};
   return setting;
 }
 }  // namespace detail
@@ -35,9 +32,9 @@ inline void set_fft_line_kernels(bool on) { detail::fft_line_kernels_setting().s
 
 namespace detail {
 
-// Whether a call of Kind along `axis` to n points, into a result of `out_shape` in C order (its
-// axis the last), runs in the line kernel on the current device.
-template <fft_kind Kind, class Real, int R>
+// Whether a one-axis call of any kind along `axis` of a rank-R operand, n points of precision Real
+// into a C-ordered result, runs in the line kernel on the current device.
+template <class Real, int R>
 bool line_transform_applies(int axis, index_t n) {
   if (!fft_line_kernels() || axis != R - 1 || !line_length_covered<Real>(n)) return false;
   return xf::device(device::current_id()).properties().major == 9;

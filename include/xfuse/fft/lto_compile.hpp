@@ -11,7 +11,6 @@
 #include <nvrtc.h>
 
 #include <atomic>
-#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -19,15 +18,13 @@
 #include <utility>
 
 #include "../base/device.hpp"
+#include "../base/env_switch.hpp"
 #include "../base/error.hpp"
 
 namespace xf {
 namespace detail {
 inline std::atomic<int>& fft_callbacks_setting() {
-  static std::atomic<int> setting{[] {
-    const char* e = std::getenv("XFUSE_FFT_CALLBACKS");
-    return (e && e[0] == '1') ? 1 : 0;
-  }()};
+  static std::atomic<int> setting{env_switch("XFUSE_FFT_CALLBACKS", false) ? 1 : 0};
   return setting;
 }
 }  // namespace detail

@@ -57,7 +57,7 @@ struct produced_fft : produced_result<produced_fft<Kind, E>> {
   // The result, in the line kernel when it applies, else on cuFFT (produced_result::eval).
   static constexpr bool xf_fresh_result = true;
   result_type compute_fresh() const {
-    if (product(shape()) > 0) {
+    if (product(shape()) > 0 && line_transform_applies<Real, rank>(axis, n)) {  // else cuFFT makes its own result
       result_type out(shape());
       if (run_into(out, no_epilogue{}, name)) return out;
     }
@@ -95,7 +95,7 @@ struct produced_fft : produced_result<produced_fft<Kind, E>> {
     if constexpr (Kind == fft_kind::complex_to_real && holds_kind<forward_real_fft_kind, E>) {
       return round_trip(dst, store, op);
     } else {
-      if (!line_transform_applies<Kind, Real, rank>(axis, n)) return false;
+      if (!line_transform_applies<Real, rank>(axis, n)) return false;
 #if XF_CUDA_TU && defined(XFUSE_WITH_MATHDX)
       if (reads_written_memory(dst.data(), dst.shape(), dst.strides(), expr)) return false;
       run_line_fft<Kind, Real>(expr, axis, n, inverse, scale, dst, op, no_middle{}, 1.0, store);
@@ -115,7 +115,7 @@ struct produced_fft : produced_result<produced_fft<Kind, E>> {
       using P = std::remove_cvref_t<decltype(p)>;
       if constexpr (forward_real_fft_kind<P>::value && rank_v<P> == rank) {
         if (done || p.state->value || p.axis != axis || p.n != n || expr.shape() != p.shape() || !one_producer(expr)) return;
-        if (!line_transform_applies<fft_kind::real_to_complex, Real, rank>(axis, n)) return;
+        if (!line_transform_applies<Real, rank>(axis, n)) return;
 #if XF_CUDA_TU && defined(XFUSE_WITH_MATHDX)
         const in_kernel_mark mark(*p.state, dst.device_id());
         const zipped<void, E, decltype(p.expr)> all(expr, p.expr);
