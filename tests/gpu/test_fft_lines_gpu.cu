@@ -48,22 +48,27 @@ void lengths_equal_cufft() {
     const std::string what = std::to_string(n) + " points, " + (sizeof(T) == 4 ? "float32" : "float64");
     const auto x = random_array<T, xf::device, 2>({5, n});
     const auto c = random_complex<T, 2>({3, n});
-    xf::array<cx<T>, 2> r_ref, f_ref, i_ref, pad_ref, cut_ref;
-    xf::array<T, 2> ir_ref;
+    xf::array<cx<T>, 2> r_ref, f_ref, i_ref, pad_ref, rpad_ref, cut_ref;
+    xf::array<T, 2> ir_ref, rt_ref;
+    const auto h = random_complex<T, 1>({n / 2 + 1});
     {
       const on_cufft off;
       r_ref = xf::rfft(x * T(2) - T(1));
       f_ref = xf::fft(c);
       i_ref = xf::ifft(c, std::nullopt, -1, xf::fft_norm::ortho);
       ir_ref = xf::irfft(c, n, -1, xf::fft_norm::forward);
+      rt_ref = xf::irfft(xf::rfft(x) * h, n);
       pad_ref = xf::fft(x(xf::all, xf::slice(0, n - 3)), n);
+      rpad_ref = xf::rfft(x(xf::all, xf::slice(0, n - 3)), n);
       cut_ref = xf::rfft(xf::concatenate({x, x}, 1), n);
     }
     require_fft_close(xf::rfft(x * T(2) - T(1)), ref_of(r_ref), tol, "rfft of an expression, " + what);
     require_fft_close(xf::fft(c), ref_of(f_ref), tol, "fft, " + what);
     require_fft_close(xf::ifft(c, std::nullopt, -1, xf::fft_norm::ortho), ref_of(i_ref), tol, "ifft ortho, " + what);
     require_fft_close(xf::irfft(c, n, -1, xf::fft_norm::forward), ref_of(ir_ref), tol, "irfft forward norm, " + what);
+    require_fft_close(xf::irfft(xf::rfft(x) * h, n), ref_of(rt_ref), tol, "round trip, " + what);
     require_fft_close(xf::fft(x(xf::all, xf::slice(0, n - 3)), n), ref_of(pad_ref), tol, "fft zero-padded, " + what);
+    require_fft_close(xf::rfft(x(xf::all, xf::slice(0, n - 3)), n), ref_of(rpad_ref), tol, "rfft of an odd count zero-padded, " + what);
     require_fft_close(xf::rfft(xf::concatenate({x, x}, 1), n), ref_of(cut_ref), tol, "rfft truncated, " + what);
   }
 }
@@ -73,6 +78,7 @@ void lengths_equal_cufft() {
 TEST_CASE("line kernels equal cuFFT at every covered length", "[gpu][fft][fft_lines]") {
   REQUIRE_LINE_KERNELS();
   lengths_equal_cufft<float>();
+  lengths_equal_cufft<double>();
 }
 
 TEST_CASE("irfft(rfft(x) * H) runs as one kernel and equals the transforms one by one", "[gpu][fft][fft_lines]") {
@@ -176,7 +182,7 @@ TEST_CASE("consumers run in the transform's store; views, broadcasts and empty a
 
 TEST_CASE("calls the line kernels leave to cuFFT still give cuFFT's answers", "[gpu][fft][fft_lines]") {
   REQUIRE_LINE_KERNELS();
-  const auto x = random_array<double, xf::device, 2>({8, 96});  // 96 points, float64: not covered
+  const auto x = random_array<double, xf::device, 2>({8, 96});  // 96 points: not covered
   const auto y = random_array<float, xf::device, 2>({256, 12});  // along axis 0: not the last axis
   xf::array<xf::complex128, 2> w1;
   xf::array<xf::complex64, 2> w2;

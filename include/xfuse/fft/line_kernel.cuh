@@ -27,15 +27,25 @@ namespace xf::detail {
 
 inline constexpr bool have_line_kernels = true;
 
+// Real transforms run in cuFFTDx's folded mode: the n real points of a line are n/2 complex ones
+// (points 2k and 2k + 1 as one value), transformed by an n/2-point complex FFT and unfolded, half
+// the work of real_mode::normal's full n-point complex transform (whose round trip took 1.2-1.4x
+// the time on an H100, docs/performance.md).
+template <cufftdx::fft_type Type, class Base>
+constexpr auto line_real_mode(Base b) {
+  if constexpr (Type == cufftdx::fft_type::c2c) return b;
+  else return b + cufftdx::RealFFTOptions<cufftdx::complex_layout::natural, cufftdx::real_mode::folded>();
+}
+
 // cuFFTDx's description of one transform of `Length` points, in the shape line_table.hpp gives
 // (elements a thread holds and lines a block takes, else cuFFTDx's suggestion for the kind).
 template <class Real, int Length, cufftdx::fft_type Type>
 struct line_suggestion {
-  using probe = decltype(cufftdx::Size<Length>() + cufftdx::Precision<Real>() + cufftdx::Type<Type>() +
-                         cufftdx::Direction<Type == cufftdx::fft_type::c2r ? cufftdx::fft_direction::inverse
-                                                                           : cufftdx::fft_direction::forward>() +
-                         cufftdx::SM<900>() + cufftdx::Block());
-  static constexpr line_shape table = line_shape_for<Real, Length>();
+  using probe = decltype(line_real_mode<Type>(cufftdx::Size<Length>() + cufftdx::Precision<Real>() + cufftdx::Type<Type>() +
+                                              cufftdx::Direction<Type == cufftdx::fft_type::c2r ? cufftdx::fft_direction::inverse
+                                                                                                : cufftdx::fft_direction::forward>() +
+                                              cufftdx::SM<900>() + cufftdx::Block()));
+  static constexpr line_shape table = line_shape_for<Real, Length, Type != cufftdx::fft_type::c2c>();
   static constexpr int ept = table.elements_per_thread ? table.elements_per_thread : probe::elements_per_thread;
   static constexpr int lines = table.lines_per_block ? table.lines_per_block : probe::suggested_ffts_per_block;
 };
@@ -43,9 +53,9 @@ struct line_suggestion {
 // after the first is the one the second reads.
 template <class Real, int Length, cufftdx::fft_type Type, cufftdx::fft_direction Dir,
           class Shape = line_suggestion<Real, Length, Type == cufftdx::fft_type::c2r ? cufftdx::fft_type::r2c : Type>>
-using line_fft = decltype(cufftdx::Size<Length>() + cufftdx::Precision<Real>() + cufftdx::Type<Type>() + cufftdx::Direction<Dir>() +
-                          cufftdx::ElementsPerThread<Shape::ept>() + cufftdx::FFTsPerBlock<Shape::lines>() + cufftdx::SM<900>() +
-                          cufftdx::Block());
+using line_fft = decltype(line_real_mode<Type>(cufftdx::Size<Length>() + cufftdx::Precision<Real>() + cufftdx::Type<Type>() +
+                                               cufftdx::Direction<Dir>() + cufftdx::ElementsPerThread<Shape::ept>() +
+                                               cufftdx::FFTsPerBlock<Shape::lines>() + cufftdx::SM<900>() + cufftdx::Block()));
 
 // No spectrum step between transforms: one transform.
 struct no_middle {};
@@ -61,9 +71,10 @@ __device__ XF_FORCEINLINE auto to_xf(const Cx& v) {
   return complex<decltype(v.x)>(v.x, v.y);
 }
 
-// Loads a thread's points of line `kept_pos` (m points in memory; past them, zeros). A complex
-// input to a real inverse transform loses the imaginary parts of its first and (even lengths)
-// middle points, as NumPy's irfft ignores them.
+// Loads a thread's points of line `kept_pos` (m points in memory; past them, zeros); a real
+// input in pairs (folded: complex value i holds points 2r and 2r + 1). A complex input to a real
+// inverse transform loses the imaginary parts of its first and (even lengths) middle points, as
+// NumPy's irfft ignores them.
 template <class FFT, class Plan>
 __device__ XF_FORCEINLINE void load_line(const Plan& p, const index_t (&kept_pos)[Plan::slots], bool live, index_t m, bool conjugate,
                                          typename FFT::value_type* d) {
@@ -74,11 +85,12 @@ __device__ XF_FORCEINLINE void load_line(const Plan& p, const index_t (&kept_pos
   for (unsigned i = 0; i < FFT::input_ept; ++i) {
     const unsigned r = t + i * FFT::stride;
     if (r >= FFT::input_length) continue;
-    const bool here = live && r < m;
     if constexpr (line_real_in<FFT>) {
-      reinterpret_cast<Real*>(d)[i] = here ? convert<Real>(mapped_linear(p, kept_pos, r)) : Real(0);
+      const index_t k = 2 * static_cast<index_t>(r);
+      d[i] = Cx{live && k < m ? convert<Real>(mapped_linear(p, kept_pos, k)) : Real(0),
+                live && k + 1 < m ? convert<Real>(mapped_linear(p, kept_pos, k + 1)) : Real(0)};
     } else {
-      const complex<Real> v = here ? convert<complex<Real>>(mapped_linear(p, kept_pos, r)) : complex<Real>(0);
+      const complex<Real> v = live && r < m ? convert<complex<Real>>(mapped_linear(p, kept_pos, r)) : complex<Real>(0);
       const bool drop_imag = line_real_out<FFT> && (r == 0 || r * 2 == cufftdx::size_of<FFT>::value);
       d[i] = Cx{v.real(), drop_imag ? Real(0) : conjugate ? -v.imag() : v.imag()};
     }
@@ -102,7 +114,8 @@ __device__ XF_FORCEINLINE void through_middle(const Middle& mid, index_t o, decl
   }
 }
 
-// Stores a thread's outputs, each scaled (and conjugated) and through the store's epilogue.
+// Stores a thread's outputs, each scaled (and conjugated) and through the store's epilogue; a
+// real output in pairs (folded).
 template <class FFT, class Plan, class Store>
 __device__ XF_FORCEINLINE void store_line(const Plan& p, const Store& store, index_t o, index_t out_pos,
                                           decltype(typename FFT::value_type{}.x) scale, bool conjugate, const typename FFT::value_type* d) {
@@ -116,8 +129,11 @@ __device__ XF_FORCEINLINE void store_line(const Plan& p, const Store& store, ind
   for (unsigned i = 0; i < FFT::output_ept; ++i) {
     const unsigned r = t + i * FFT::stride;
     if (r >= FFT::output_length) continue;
-    if constexpr (line_real_out<FFT>) p.out[out_pos + r * step] = store.template apply<Out>(at, reinterpret_cast<const Real*>(d)[i] * scale, r);
-    else p.out[out_pos + r * step] = store.template apply<Out>(at, to_xf(Cx{d[i].x, conjugate ? -d[i].y : d[i].y}) * scale, r);
+    if constexpr (line_real_out<FFT>) {
+      const index_t k = 2 * static_cast<index_t>(r);
+      p.out[out_pos + k * step] = store.template apply<Out>(at, d[i].x * scale, k);
+      p.out[out_pos + (k + 1) * step] = store.template apply<Out>(at, d[i].y * scale, k + 1);
+    } else p.out[out_pos + r * step] = store.template apply<Out>(at, to_xf(Cx{d[i].x, conjugate ? -d[i].y : d[i].y}) * scale, r);
   }
 }
 #endif
@@ -145,6 +161,7 @@ __global__ void __launch_bounds__(Fwd::max_threads_per_block)
   if constexpr (std::is_same_v<Inv, void>) {
     if (live) store_line<Fwd>(p, store, o, out_pos, scale, conjugate, d);
   } else {
+    static_assert(Inv::storage_size <= Fwd::storage_size, "the inverse reads the forward transform's registers");
     if (live) through_middle<Fwd>(mid, o, spectrum_scale, d);
     if (live) {  // NumPy's irfft ignores the imaginary parts of the first and middle points
       const unsigned t = threadIdx.x;

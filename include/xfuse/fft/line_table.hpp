@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Which one-axis transforms run in xfuse's own kernel (fft/line_kernel.cuh, on cuFFTDx) and with
 // which kernel shape. No cuFFTDx here: the host side decides with this table alone.
-// Covered: float32 lines (float32 and half inputs) of 256, 512, 1024, 2048 and 4096 points along
-// the last axis of the result, on sm_90 devices, when xfuse was built with cuFFTDx
+// Covered: lines of 256 to 4096 points (powers of two) in float32 (float32 and half inputs) and
+// float64 along the last axis of the result, on sm_90 devices, when xfuse was built with cuFFTDx
 // (XFUSE_WITH_MATHDX). Each covered length is one kernel per statement, so the table is kept short
-// (build time). The rest stays on cuFFT: float64 lines have not been run at every length on a GPU
-// yet; the complex-to-real kernel of 8192 float32 points (cuFFTDx's suggested shape) missed
-// cuFFT's result by 0.5% of the line's magnitude on an H100, not yet explained; 16384 points ran
-// at 0.46 of a copy (docs/performance.md).
+// (build time); the rest stays on cuFFT. 8192 float32 points: the complex-to-real kernel differs
+// from cuFFT by about 0.5% of the line's magnitude on an H100 (the forward and round-trip kernels
+// agree), not yet explained.
 #pragma once
 
 #include "../base/shape.hpp"
@@ -16,18 +15,28 @@ namespace xf::detail {
 
 inline constexpr int line_min_length = 256;
 template <class Real>
-inline constexpr int line_max_length = sizeof(Real) == 4 ? 4096 : 0;
+inline constexpr int line_max_length = 4096;
 
-// The kernel's shape for a length: elements a thread holds, lines a block transforms (0: cuFFTDx's
-// own suggestion). Chosen by bench/fft_line_sweep.cu on an H100 (docs/performance.md).
+// The kernel's shape for a length: elements a thread holds (cuFFTDx's ElementsPerThread: of the
+// real transform for real ones, which run folded) and lines a block transforms; 0: cuFFTDx's own
+// suggestion. Chosen by bench/fft_line_sweep.cu on an H100 (docs/performance.md): the fastest
+// round trip irfft(rfft(x) * H), the transform's result checked against cuFFT in the same run.
 struct line_shape {
   int elements_per_thread = 0;
   int lines_per_block = 0;
 };
-template <class Real, int Length>
+template <class Real, int Length, bool RealTransform>
 constexpr line_shape line_shape_for() {
-  if constexpr (sizeof(Real) == 4 && Length == 4096) return {16, 1};
-  else return {};
+  if constexpr (!RealTransform) {
+    if constexpr (sizeof(Real) == 4 && Length == 4096) return {16, 1};
+    else return {};
+  } else if constexpr (sizeof(Real) == 4) {
+    if constexpr (Length == 256) return {8, 4};
+    else if constexpr (Length == 512) return {16, 2};
+    else return {16, 1};  // 1024 to 4096
+  } else {
+    return {};  // float64: cuFFTDx's suggestion was within 1% of the fastest shape swept
+  }
 }
 
 // Whether `n` points of precision Real are a covered length.
