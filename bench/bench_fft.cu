@@ -74,8 +74,7 @@ void rfft_1d(benchmark::State& state) {
   const double raw_ms = median_ms([&] { check_fft(cufftExecR2C(raw.handle, x.data(), reinterpret_cast<cufftComplex*>(y.data())), "exec"); }, 21);
   const double ms = median_ms([&] { y = xf::rfft(x); }, 21);
   report(state, ms, n * 4.0 + (n / 2 + 1) * 8.0);
-  state.counters["raw_ms"] = raw_ms;
-  state.counters["vs_raw"] = raw_ms / ms;
+  compare(state, "raw", raw_ms, ms);
 }
 
 // rfft2 of 4096^2 float32.
@@ -87,8 +86,7 @@ void rfft_2d(benchmark::State& state) {
   const double raw_ms = median_ms([&] { check_fft(cufftExecR2C(raw.handle, x.data(), reinterpret_cast<cufftComplex*>(y.data())), "exec"); }, 21);
   const double ms = median_ms([&] { y = xf::rfft2(x); }, 21);
   report(state, ms, side * side * 4.0 + side * (side / 2 + 1) * 8.0);
-  state.counters["raw_ms"] = raw_ms;
-  state.counters["vs_raw"] = raw_ms / ms;
+  compare(state, "raw", raw_ms, ms);
 }
 
 // rfft along the rows of 4096^2 float32 (4096 transforms of 4096 points), fresh and into a
@@ -105,11 +103,9 @@ void rfft_rows(benchmark::State& state) {
   const double scaled_ms = median_ms([&] { y = xf::rfft(x * 2.0f - 1.0f); }, 21);
   const double scaled_cufft_ms = on_cufft_ms([&] { y = xf::rfft(x * 2.0f - 1.0f); });
   report(state, ms, side * side * 4.0 + side * half * 8.0);
-  state.counters["raw_ms"] = raw_ms;
-  state.counters["vs_raw"] = raw_ms / ms;
+  compare(state, "raw", raw_ms, ms);
   state.counters["into_ms"] = into_ms;
-  state.counters["cufft_path_ms"] = cufft_ms;
-  state.counters["vs_cufft_path"] = cufft_ms / ms;
+  compare(state, "cufft_path", cufft_ms, ms);
   state.counters["expr_ms"] = scaled_ms;
   state.counters["expr_vs_cufft_path"] = scaled_cufft_ms / scaled_ms;
 }
@@ -130,10 +126,8 @@ void power_rows(benchmark::State& state) {
   const double ms = median_ms([&] { p.assign(xf::square(xf::abs(xf::fft(x)))); }, 21);
   const double cufft_ms = on_cufft_ms([&] { p.assign(xf::square(xf::abs(xf::fft(x)))); });
   report(state, ms, rows * side * 8.0 + rows * side * 4.0);
-  state.counters["raw_then_pass_ms"] = raw_ms;
-  state.counters["vs_raw_then_pass"] = raw_ms / ms;
-  state.counters["cufft_path_ms"] = cufft_ms;
-  state.counters["vs_cufft_path"] = cufft_ms / ms;
+  compare(state, "raw_then_pass", raw_ms, ms);
+  compare(state, "cufft_path", cufft_ms, ms);
 }
 
 // A filter along rows: irfft(rfft(x) * H) of 4096^2 float32, H one row (broadcast) or a full
@@ -169,16 +163,12 @@ void filter_rows(benchmark::State& state, bool full_h) {
     out = xf::irfft(product);
   }, 21);
   report(state, ms, 2 * side * side * 4.0 + (full_h ? side * half * 8.0 : 0));
-  state.counters["raw_ms"] = raw_ms;
-  state.counters["vs_raw"] = raw_ms / ms;
+  compare(state, "raw", raw_ms, ms);
   state.counters["into_ms"] = into_ms;
   state.counters["in_expression_ms"] = in_expr_ms;
-  state.counters["cufft_path_ms"] = cufft_ms;
-  state.counters["vs_cufft_path"] = cufft_ms / ms;
-  state.counters["callbacks_ms"] = callbacks_ms;
-  state.counters["vs_callbacks"] = callbacks_ms / ms;
-  state.counters["materialised_ms"] = written_ms;
-  state.counters["vs_materialised"] = written_ms / ms;
+  compare(state, "cufft_path", cufft_ms, ms);
+  compare(state, "callbacks", callbacks_ms, ms);
+  compare(state, "materialised", written_ms, ms);
   state.counters["callbacks_first_call_ms"] = plan_ms;
 }
 
@@ -203,12 +193,10 @@ void filter_2d(benchmark::State& state) {
   const double in_expr_ms = median_ms([&] { out.assign(xf::irfft2(xf::rfft2(x) * H) * 0.5f + x); }, 21);
   const double cufft_ms = on_cufft_ms([&] { out = xf::irfft2(xf::rfft2(x) * H); });
   report(state, ms, 2 * side * side * 4.0 + side * half * 8.0);
-  state.counters["raw_ms"] = raw_ms;
-  state.counters["vs_raw"] = raw_ms / ms;
+  compare(state, "raw", raw_ms, ms);
   state.counters["into_ms"] = into_ms;
   state.counters["in_expression_ms"] = in_expr_ms;
-  state.counters["cufft_path_ms"] = cufft_ms;
-  state.counters["vs_cufft_path"] = cufft_ms / ms;
+  compare(state, "cufft_path", cufft_ms, ms);
 }
 
 // Windowed transforms: fft(x * w) of 4096 rows of 4096 complex64, w one row.
@@ -229,12 +217,9 @@ void windowed_rows(benchmark::State& state) {
   }, 21);
   const double callbacks_ms = with_callbacks_ms([&] { y = xf::fft(x * w); });
   report(state, ms, 2 * side * side * 8.0);
-  state.counters["raw_ms"] = raw_ms;
-  state.counters["vs_raw"] = raw_ms / ms;
-  state.counters["callbacks_ms"] = callbacks_ms;
-  state.counters["vs_callbacks"] = callbacks_ms / ms;
-  state.counters["materialised_ms"] = materialised_ms;
-  state.counters["vs_materialised"] = materialised_ms / ms;
+  compare(state, "raw", raw_ms, ms);
+  compare(state, "callbacks", callbacks_ms, ms);
+  compare(state, "materialised", materialised_ms, ms);
 }
 
 // scipy.signal.fftconvolve of a 2048^2 image with a 255^2 kernel, float64, 'full'.
@@ -246,8 +231,7 @@ void fftconvolve_2d(benchmark::State& state) {
   const double ms = median_ms([&] { out = xf::fftconvolve(image, kernel); }, 21);
   const double callbacks_ms = with_callbacks_ms([&] { out = xf::fftconvolve(image, kernel); });
   report(state, ms, (side * side + k * k + (side + k - 1) * (side + k - 1)) * 8.0);
-  state.counters["callbacks_ms"] = callbacks_ms;
-  state.counters["vs_callbacks"] = callbacks_ms / ms;
+  compare(state, "callbacks", callbacks_ms, ms);
 }
 
 }  // namespace

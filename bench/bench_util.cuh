@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <random>
+#include <string>
 #include <vector>
 
 #include <xfuse/xfuse.hpp>
@@ -39,6 +40,13 @@ inline void report(benchmark::State& state, double ms, double bytes) {
   state.counters["GBps"] = gbps;
   state.counters["vs_copy"] = gbps / copy_gbps();
   state.counters["copy_GBps"] = copy_gbps();
+}
+
+// Reports another form's time beside the statement's: `<name>_ms`, and `vs_<name>` = its time over
+// the statement's ms (above 1: the statement is faster).
+inline void compare(benchmark::State& state, const std::string& name, double other_ms, double ms) {
+  state.counters[name + "_ms"] = other_ms;
+  state.counters["vs_" + name] = other_ms / ms;
 }
 
 template <class T>
