@@ -20,9 +20,9 @@ using namespace xf_bench;
 
 namespace {
 
-template <int Ept, int Lines>
+template <int Ept, int Lines, int ThreadsPerSM = 0>
 struct shape {
-  static constexpr int ept = Ept, lines = Lines;
+  static constexpr int ept = Ept, lines = Lines, threads_per_sm = ThreadsPerSM;
 };
 
 double copy_ms(std::size_t bytes) {
@@ -44,14 +44,14 @@ void one(const char* tag, const xf::array<Real, 2>& x, const xf::array<xf::compl
   using Fwd = line_fft<Real, L, fft_type::r2c, fft_direction::forward, Shape>;
   using Inv = line_fft<Real, L, fft_type::c2r, fft_direction::inverse, Shape>;
   const auto pr = make_row_plan(x, 1, row_values<Real, Real, xf::complex<Real>>{}, spectrum.data(), spectrum.strides());
-  const double r_ms = median_ms([&] { launch_line_fft<Fwd, void>(pr, no_middle{}, no_epilogue{}, 1.0, 1.0, false, cur, s); }, 21);
+  const double r_ms = median_ms([&] { launch_line_fft<Fwd, void, Shape::threads_per_sm>(pr, no_middle{}, no_epilogue{}, 1.0, 1.0, false, cur, s); }, 21);
   // The spectrum described and never computed: the middle reads it on chip.
   const produced_fft<fft_kind::real_to_complex, xf::array<Real, 2>> spec{{}, x, 1, L, false, 1.0, "sweep"};
   const auto product = spec * h;
   const in_kernel_mark mark(*spec.state, cur);
   const auto mid = make_row_epilogue(product, product.shape(), 1, y.strides(), cur, "sweep");
   const auto pt = make_row_plan(x, 1, row_values<Real, Real, Real>{}, y.data(), y.strides());
-  const double t_ms = median_ms([&] { launch_line_fft<Fwd, Inv>(pt, mid, no_epilogue{}, 1.0 / L, 1.0, false, cur, s); }, 21);
+  const double t_ms = median_ms([&] { launch_line_fft<Fwd, Inv, Shape::threads_per_sm>(pt, mid, no_epilogue{}, 1.0 / L, 1.0, false, cur, s); }, 21);
   // Both results against the same statements on cuFFT.
   xf::set_fft_line_kernels(false);
   const xf::array<xf::complex<Real>, 2> spectrum_ref = xf::rfft(x);
@@ -59,8 +59,8 @@ void one(const char* tag, const xf::array<Real, 2>& x, const xf::array<xf::compl
   xf::set_fft_line_kernels(true);
   const double r_err = xf::max(xf::abs(spectrum - spectrum_ref)).item() / xf::max(xf::abs(spectrum_ref)).item();
   const double t_err = xf::max(xf::abs(y - y_ref)).item() / xf::max(xf::abs(y_ref)).item();
-  std::printf("%-7s L=%-6d ept=%-3d lines=%-2d threads=%-4d smem=%-6d rfft %.4f ms (%.3f of copy, err %.1e)  round trip %.4f ms (%.3f of copy, err %.1e)\n",
-              tag, L, Fwd::elements_per_thread, Fwd::ffts_per_block, Fwd::block_dim.x * Fwd::block_dim.y,
+  std::printf("%-7s L=%-6d ept=%-3d lines=%-2d threads=%-4d sm_threads=%-4d smem=%-6d rfft %.4f ms (%.3f of copy, err %.1e)  round trip %.4f ms (%.3f of copy, err %.1e)\n",
+              tag, L, Fwd::elements_per_thread, Fwd::ffts_per_block, Fwd::block_dim.x * Fwd::block_dim.y, Shape::threads_per_sm,
               static_cast<int>(Fwd::shared_memory_size), r_ms, copy_r / r_ms, r_err, t_ms, copy_rt / t_ms, t_err);
 }
 
@@ -92,22 +92,25 @@ constexpr bool part(int k) {
 int main() {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each line out as soon as it is measured
   // copy_ms moves its bytes once each way: a copy of b bytes reads b and writes b.
+  // Beside each length's shapes, the table's shape uncapped (0) and at other threads a
+  // multiprocessor must hold (the launch bounds' register cap).
   if constexpr (part(0)) {
-    sweep<float, 256, shape<8, 4>, shape<8, 8>, shape<16, 4>, shape<16, 8>>("f32", 1 << 24);
-    sweep<float, 512, shape<8, 4>, shape<16, 2>, shape<16, 4>, shape<32, 2>>("f32", 1 << 24);
+    sweep<float, 256, shape<8, 4>, shape<8, 4, 2048>, shape<8, 8, 1536>, shape<16, 4, 1536>>("f32", 1 << 24);
+    sweep<float, 512, shape<16, 2>, shape<16, 2, 2048>, shape<8, 4, 1536>, shape<16, 4, 1536>, shape<32, 2, 1024>>("f32", 1 << 24);
   }
   if constexpr (part(1)) {
-    sweep<float, 1024, shape<8, 2>, shape<16, 1>, shape<16, 2>, shape<16, 4>, shape<32, 1>, shape<32, 2>>("f32", 1 << 24);
-    sweep<float, 2048, shape<16, 1>, shape<16, 2>, shape<32, 1>, shape<32, 2>>("f32", 1 << 24);
+    sweep<float, 1024, shape<16, 1>, shape<16, 1, 2048>, shape<8, 2, 1536>, shape<16, 2, 1536>, shape<32, 1, 1024>>("f32", 1 << 24);
+    sweep<float, 2048, shape<16, 1>, shape<16, 1, 2048>, shape<16, 2, 1536>, shape<32, 1, 1024>>("f32", 1 << 24);
   }
   if constexpr (part(2)) {
-    sweep<float, 4096, shape<16, 1>, shape<16, 2>, shape<32, 1>, shape<32, 2>, shape<64, 1>>("f32", 1 << 24);
-    sweep<float, 8192, shape<32, 1>, shape<64, 1>>("f32", 1 << 24);
+    sweep<float, 4096, shape<16, 1>, shape<16, 1, 1280>, shape<16, 1, 2048>, shape<16, 2, 1536>, shape<32, 1>, shape<32, 1, 1024>>("f32",
+                                                                                                                          1 << 24);
+    sweep<float, 8192, shape<32, 1>>("f32", 1 << 24);
   }
   if constexpr (part(3)) {
-    sweep<double, 256, shape<8, 4>, shape<16, 4>>("f64", 1 << 23);
-    sweep<double, 1024, shape<8, 2>, shape<16, 1>, shape<16, 2>>("f64", 1 << 23);
-    sweep<double, 4096, shape<8, 1>, shape<16, 1>, shape<32, 1>>("f64", 1 << 23);
+    sweep<double, 256, shape<8, 4>, shape<8, 4, 1536>, shape<16, 4, 1024>>("f64", 1 << 23);
+    sweep<double, 1024, shape<8, 2, 1024>, shape<16, 1>, shape<16, 1, 1024>, shape<16, 2>>("f64", 1 << 23);
+    sweep<double, 4096, shape<8, 1, 1024>, shape<16, 1>, shape<16, 1, 768>, shape<32, 1>>("f64", 1 << 23);
   }
   return 0;
 }

@@ -48,6 +48,7 @@ struct line_suggestion {
   static constexpr line_shape table = line_shape_for<Real, Length, Type != cufftdx::fft_type::c2c>();
   static constexpr int ept = table.elements_per_thread ? table.elements_per_thread : probe::elements_per_thread;
   static constexpr int lines = table.lines_per_block ? table.lines_per_block : probe::suggested_ffts_per_block;
+  static constexpr int threads_per_sm = table.threads_per_sm;
 };
 // The kernels of a real round trip share the forward one's shape, so the spectrum a thread holds
 // after the first is the one the second reads.
@@ -143,8 +144,16 @@ __device__ XF_FORCEINLINE void store_line(const Plan& p, const Store& store, ind
 // stores, scaled by `scale`. `conjugate` (complex transforms): the inverse as the conjugate of the
 // forward transform of the conjugate, so one kernel serves both directions. Every thread of the
 // block runs the transforms (they synchronise the block), live line or not.
-template <class Fwd, class Inv, class Plan, class Middle, class Store>
-__global__ void __launch_bounds__(Fwd::max_threads_per_block)
+// Blocks of Fwd's kernel a multiprocessor must hold to keep `threads` threads; 0 (no demand: the
+// launch bounds name only the block's size) for 0.
+template <class Fwd>
+constexpr int line_blocks_per_sm(int threads) {
+  const int per_block = static_cast<int>(Fwd::max_threads_per_block);
+  return threads <= 0 ? 0 : threads / per_block > 1 ? threads / per_block : 1;
+}
+
+template <class Fwd, class Inv, int ThreadsPerSM, class Plan, class Middle, class Store>
+__global__ void __launch_bounds__(Fwd::max_threads_per_block, line_blocks_per_sm<Fwd>(ThreadsPerSM))
     line_fft_kernel(const __grid_constant__ Plan p, const __grid_constant__ Middle mid, const __grid_constant__ Store store,
                     decltype(typename Fwd::value_type{}.x) scale, decltype(typename Fwd::value_type{}.x) spectrum_scale,
                     bool conjugate) {
@@ -178,12 +187,13 @@ __global__ void __launch_bounds__(Fwd::max_threads_per_block)
 #endif
 }
 
-// Launches the kernel over every line of p on `stream`.
-template <class Fwd, class Inv, class Plan, class Middle, class Store>
+// Launches the kernel over every line of p on `stream`, ThreadsPerSM threads held by a
+// multiprocessor (line_shape::threads_per_sm).
+template <class Fwd, class Inv, int ThreadsPerSM, class Plan, class Middle, class Store>
 void launch_line_fft(const Plan& p, const Middle& mid, const Store& store, double scale, double spectrum_scale, bool conjugate,
                      int device, cudaStream_t stream) {
   using Real = decltype(typename Fwd::value_type{}.x);
-  constexpr auto kernel = line_fft_kernel<Fwd, Inv, Plan, Middle, Store>;
+  constexpr auto kernel = line_fft_kernel<Fwd, Inv, ThreadsPerSM, Plan, Middle, Store>;
   constexpr std::size_t inv_bytes = [] {
     if constexpr (std::is_same_v<Inv, void>) return std::size_t{0};
     else return static_cast<std::size_t>(Inv::shared_memory_size);

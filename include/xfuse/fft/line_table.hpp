@@ -18,12 +18,16 @@ template <class Real>
 inline constexpr int line_max_length = 4096;
 
 // The kernel's shape for a length: elements a thread holds (cuFFTDx's ElementsPerThread: of the
-// real transform for real ones, which run folded) and lines a block transforms; 0: cuFFTDx's own
-// suggestion. Chosen by bench/fft_line_sweep.cu on an H100 (docs/performance.md): the fastest
-// round trip irfft(rfft(x) * H), the transform's result checked against cuFFT in the same run.
+// real transform for real ones, which run folded) and lines a block transforms (0: cuFFTDx's own
+// suggestion), and the threads a multiprocessor must hold at once (0: as many as the compiler's
+// register use allows), which caps registers through the kernel's launch bounds: the round trip
+// kept 64 registers a thread uncapped (half occupancy) where the bare transforms need 40.
+// Chosen by bench/fft_line_sweep.cu on an H100 (docs/performance.md): the fastest round trip
+// irfft(rfft(x) * H), the transform's result checked against cuFFT in the same run.
 struct line_shape {
   int elements_per_thread = 0;
   int lines_per_block = 0;
+  int threads_per_sm = 0;
 };
 template <class Real, int Length, bool RealTransform>
 constexpr line_shape line_shape_for() {
@@ -31,11 +35,11 @@ constexpr line_shape line_shape_for() {
     if constexpr (sizeof(Real) == 4 && Length == 4096) return {16, 1};
     else return {};
   } else if constexpr (sizeof(Real) == 4) {
-    if constexpr (Length == 256) return {8, 4};
-    else if constexpr (Length == 512) return {16, 2};
-    else return {16, 1};  // 1024 to 4096
+    if constexpr (Length == 256) return {8, 4};  // capped: round trip 1% faster, rfft 3.5% slower
+    else if constexpr (Length == 512) return {16, 2, 1536};
+    else return {16, 1, 1536};  // 1024 to 4096: the round trip 2-7% faster capped
   } else {
-    return {};  // float64: cuFFTDx's suggestion was within 1% of the fastest shape swept
+    return {};  // float64: cuFFTDx's suggestion, uncapped, was within 1% of the fastest shape swept
   }
 }
 

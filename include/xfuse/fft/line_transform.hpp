@@ -58,15 +58,18 @@ void run_line_fft(const Src& src, int axis, index_t n, bool inverse, double scal
   using cufftdx::fft_type;
   with_line_length<Real>(n, [&](auto length) {
     constexpr int L = decltype(length)::value;
+    using RealShape = line_suggestion<Real, L, fft_type::r2c>;  // a real transform's shape: the forward one's
+    using Forward = line_fft<Real, L, fft_type::r2c, fft_direction::forward>;
+    using Inverse = line_fft<Real, L, fft_type::c2r, fft_direction::inverse>;
     if constexpr (Kind == fft_kind::real_to_complex && std::is_same_v<Middle, no_middle>) {
-      launch_line_fft<line_fft<Real, L, fft_type::r2c, fft_direction::forward>, void>(p, mid, store, scale, 1.0, false, cur, stream);
+      launch_line_fft<Forward, void, RealShape::threads_per_sm>(p, mid, store, scale, 1.0, false, cur, stream);
     } else if constexpr (Kind == fft_kind::real_to_complex) {
-      launch_line_fft<line_fft<Real, L, fft_type::r2c, fft_direction::forward>, line_fft<Real, L, fft_type::c2r, fft_direction::inverse>>(
-          p, mid, store, scale, spectrum_scale, false, cur, stream);
+      launch_line_fft<Forward, Inverse, RealShape::threads_per_sm>(p, mid, store, scale, spectrum_scale, false, cur, stream);
     } else if constexpr (Kind == fft_kind::complex_to_real) {
-      launch_line_fft<line_fft<Real, L, fft_type::c2r, fft_direction::inverse>, void>(p, mid, store, scale, 1.0, false, cur, stream);
+      launch_line_fft<Inverse, void, RealShape::threads_per_sm>(p, mid, store, scale, 1.0, false, cur, stream);
     } else {
-      launch_line_fft<line_fft<Real, L, fft_type::c2c, fft_direction::forward>, void>(p, mid, store, scale, 1.0, inverse, cur, stream);
+      launch_line_fft<line_fft<Real, L, fft_type::c2c, fft_direction::forward>, void,
+                      line_suggestion<Real, L, fft_type::c2c>::threads_per_sm>(p, mid, store, scale, 1.0, inverse, cur, stream);
     }
   });
 }
