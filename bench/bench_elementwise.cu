@@ -271,11 +271,10 @@ void small_host_cost(benchmark::State& state) {
   state.counters["gpu_us_per_eval"] = gpu_ms * 1e3;
 }
 
-// Ten dependent statements on 1e4 floats (the seed tutorial's "many small kernels"), run eagerly
+// Ten dependent statements on n floats (the seed tutorial's "many small kernels" at 1e4), run eagerly
 // and as one recorded graph (xf::capture): GPU time per statement over 100 sequences in a row, and
 // the host time of a launch.
-void graph_replay(benchmark::State& state) {
-  const xf::index_t n = 10000;
+void graph_replay(benchmark::State& state, xf::index_t n) {
   const auto x = random_array<float>(n), y = random_array<float>(n, 0, 1);
   auto ten = [&] {
     y.assign(x * 0.5f + y);
@@ -412,7 +411,11 @@ BENCHMARK(random_counts<1>)->Name("random/poisson(100)/i64/2^26")->UseManualTime
 BENCHMARK(random_counts<2>)->Name("random/binomial(1000,0.3)/i64/2^26")->UseManualTime()->Iterations(1);
 BENCHMARK(small_host_cost)->Name("small/squared_diff/f32")->Arg(1000)->Arg(10000)->UseManualTime()->Iterations(1);
 BENCHMARK(memset_ceiling)->Name("ceiling/memset_vs_fill/f32/2^28")->UseManualTime()->Iterations(1);
-BENCHMARK(graph_replay)->Name("small/graph_replay/10_statements/f32/1e4")->UseManualTime()->Iterations(1);
+BENCHMARK_CAPTURE(graph_replay, 1e4, 10000)->Name("small/graph_replay/10_statements/f32/1e4")->UseManualTime()->Iterations(1);
+// Mid sizes, where the walk and the chunks a thread takes change with the size (exec/launch.hpp).
+BENCHMARK_CAPTURE(graph_replay, 1e5, 100000)->Name("small/graph_replay/10_statements/f32/1e5")->UseManualTime()->Iterations(1);
+BENCHMARK_CAPTURE(graph_replay, 1e6, 1000000)->Name("small/graph_replay/10_statements/f32/1e6")->UseManualTime()->Iterations(1);
+BENCHMARK_CAPTURE(graph_replay, 4e6, 4000000)->Name("small/graph_replay/10_statements/f32/4e6")->UseManualTime()->Iterations(1);
 BENCHMARK(overhead_parts)->Name("small/overhead_parts")->UseManualTime()->Iterations(1);
 BENCHMARK(launch_apis)->Name("small/launch_apis")->UseManualTime()->Iterations(1);
 #define SWEEP(FN, NAME, ...)                                                                               \

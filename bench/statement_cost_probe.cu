@@ -102,9 +102,16 @@ int main() {
   std::printf("%-52s %7.3f us\n", "plan-size parameter <<<>>>", host_us([&] { blob_kernel<sizeof(Plan)><<<40, 256, 0, s>>>(blob<sizeof(Plan)>{}); }));
   std::printf("%-52s %7.3f us\n", "plan-size parameter, Ex + programmatic", host_us([&] { launch_ex(blob_kernel<sizeof(Plan)>, 40, 256, s, true, blob<sizeof(Plan)>{}); }));
   std::printf("%-52s %7.3f us\n", "fused kernel, prepared plan, launch_fused", host_us([&] { xf::detail::launch_fused(plan, config, cur, s); }));
+  auto rows_plan = plan;  // the same statement walked by rows: no dynamic shared memory
+  xf::detail::unstage_leaves(rows_plan);
+  rows_plan.mode = xf::detail::walk::rows;
+  const xf::detail::launch_config rows_config{xf::detail::walk::rows, (rows_plan.lay.size + Plan::tile - 1) / Plan::tile, 0};
+  std::printf("%-52s %7.3f us\n", "fused kernel, rows walk (no shared memory), launch_fused",
+              host_us([&] { xf::detail::launch_fused(rows_plan, rows_config, cur, s); }));
   std::printf("%-52s %7.3f us\n", "fused kernel, prepared plan, <<<>>>", host_us([&] { xf::detail::fused_kernel<Plan><<<static_cast<unsigned>(config.blocks), Plan::block_threads, config.smem_bytes, s>>>(plan); }));
   std::printf("%-52s %7.3f us\n", "plan build only", host_us([&] { auto r = build_plan(z, e); asm volatile("" : : "r"(r.second.blocks)); }));
   std::printf("%-52s %7.3f us\n", "reads_written_memory only", host_us([&] { volatile bool b = xf::detail::reads_written_memory(z.data(), z.shape(), z.strides(), e); (void)b; }));
+  std::printf("%-52s %7.3f us\n", "array handle copied", host_us([&] { auto c = x; asm volatile("" : : "r"(&c) : "memory"); }));
   std::printf("%-52s %7.3f us\n", "expression built only", host_us([&] { auto ee = (x - y) * (x - y); asm volatile("" : : "r"(&ee)); }));
   std::printf("%-52s %7.3f us\n", "z.assign((x - y) * (x - y))", host_us([&] { z.assign((x - y) * (x - y)); }));
   std::printf("%-52s %7.3f us\n", "z.assign(e), e built before", host_us([&] { z.assign(e); }));

@@ -193,10 +193,9 @@ class node {
   static constexpr int leaf_count = (leaf_count_of<Cs> + ...);
   XF_SPACES_MATCH(space_t<Cs>...);
 
-  explicit node(const Op& op, const Cs&... cs) : op_(op), children_{detail::make_tuple(cs...)} {
-    shape_ = fold_shapes(cs...);
-    (check_weak_fits<input_type>(cs, Op::name), ...);
-  }
+  // The operands arrive by value (as_operand's copies) and move in: one reference count taken an
+  // array operand a node, not two.
+  explicit node(const Op& op, Cs... cs) : op_(op), shape_(checked_shape(cs...)), children_{moved_in(std::move(cs)...)} {}
 
   dims<rank> shape() const { return shape_; }
   index_t size() const { return product(shape_); }
@@ -216,6 +215,16 @@ class node {
   auto astype() const;
 
  private:
+  static dims<rank> checked_shape(const Cs&... cs) {
+    (check_weak_fits<input_type>(cs, Op::name), ...);
+    return fold_shapes(cs...);
+  }
+  static tuple<Cs...> moved_in(Cs&&... cs) {
+    return [&]<int... I>(std::integer_sequence<int, I...>) {
+      return tuple<Cs...>{{tuple_leaf<I, Cs>{std::move(cs)}...}};
+    }(std::make_integer_sequence<int, sizeof...(Cs)>{});
+  }
+
   template <class C0, class... Rest>
   static dims<rank> fold_shapes(const C0& c0, const Rest&... rest) {
     auto s = c0.shape();
@@ -255,8 +264,8 @@ class node {
   }
 
   Op op_;
-  tuple<Cs...> children_;
   dims<rank> shape_{};
+  tuple<Cs...> children_;
 };
 
 template <class Op, class... X>
