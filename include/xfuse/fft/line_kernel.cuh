@@ -139,11 +139,6 @@ __device__ XF_FORCEINLINE void store_line(const Plan& p, const Store& store, ind
 }
 #endif
 
-// Lines of the plan, FFT::ffts_per_block a block (threadIdx.y the line in the block): load, Fwd,
-// then (a round trip) the spectrum scaled by `spectrum_scale` through `mid` and Inv, then the
-// stores, scaled by `scale`. `conjugate` (complex transforms): the inverse as the conjugate of the
-// forward transform of the conjugate, so one kernel serves both directions. Every thread of the
-// block runs the transforms (they synchronise the block), live line or not.
 // Blocks of Fwd's kernel a multiprocessor must hold to keep `threads` threads; 0 (no demand: the
 // launch bounds name only the block's size) for 0.
 template <class Fwd>
@@ -152,6 +147,12 @@ constexpr int line_blocks_per_sm(int threads) {
   return threads <= 0 ? 0 : threads / per_block > 1 ? threads / per_block : 1;
 }
 
+// Lines of the plan, FFT::ffts_per_block a block (threadIdx.y the line in the block): load, Fwd,
+// then (a round trip) the spectrum scaled by `spectrum_scale` through `mid` and Inv, then the
+// stores, scaled by `scale`. `conjugate` (complex transforms): the inverse as the conjugate of the
+// forward transform of the conjugate, so one kernel serves both directions. Every thread of the
+// block runs the transforms (they synchronise the block), live line or not. ThreadsPerSM: the
+// threads a multiprocessor must hold (line_shape::threads_per_sm), which caps the registers.
 template <class Fwd, class Inv, int ThreadsPerSM, class Plan, class Middle, class Store>
 __global__ void __launch_bounds__(Fwd::max_threads_per_block, line_blocks_per_sm<Fwd>(ThreadsPerSM))
     line_fft_kernel(const __grid_constant__ Plan p, const __grid_constant__ Middle mid, const __grid_constant__ Store store,
