@@ -412,7 +412,7 @@ BENCHMARK(random_counts<2>)->Name("random/binomial(1000,0.3)/i64/2^26")->UseManu
 BENCHMARK(small_host_cost)->Name("small/squared_diff/f32")->Arg(1000)->Arg(10000)->UseManualTime()->Iterations(1);
 BENCHMARK(memset_ceiling)->Name("ceiling/memset_vs_fill/f32/2^28")->UseManualTime()->Iterations(1);
 BENCHMARK_CAPTURE(graph_replay, 1e4, 10000)->Name("small/graph_replay/10_statements/f32/1e4")->UseManualTime()->Iterations(1);
-// Mid sizes, where the walk and the chunks a thread takes change with the size (exec/launch.hpp).
+// Mid sizes, where the kernel's walk changes with the size (exec/launch.hpp: bulk copies from a tile on).
 BENCHMARK_CAPTURE(graph_replay, 1e5, 100000)->Name("small/graph_replay/10_statements/f32/1e5")->UseManualTime()->Iterations(1);
 BENCHMARK_CAPTURE(graph_replay, 1e6, 1000000)->Name("small/graph_replay/10_statements/f32/1e6")->UseManualTime()->Iterations(1);
 BENCHMARK_CAPTURE(graph_replay, 4e6, 4000000)->Name("small/graph_replay/10_statements/f32/4e6")->UseManualTime()->Iterations(1);

@@ -52,6 +52,19 @@ double on_cufft_ms(F&& f) {
   return ms;
 }
 
+// A transform statement as users write it: `statement()` (a fresh description each call) into
+// `out` as a fresh result (returned, the benchmark's ms), into the preallocated `out`
+// (`into_ms`), inside a further expression with `x` (`in_expression_ms`), and fresh on cuFFT
+// (`cufft_path_ms`, `vs_cufft_path`).
+template <class Out, class X, class Statement>
+double statement_forms(benchmark::State& state, Out& out, const X& x, const Statement& statement) {
+  const double ms = median_ms([&] { out = statement(); }, 21);
+  state.counters["into_ms"] = median_ms([&] { out.assign(statement()); }, 21);
+  state.counters["in_expression_ms"] = median_ms([&] { out.assign(statement() * 0.5f + x); }, 21);
+  compare(state, "cufft_path", on_cufft_ms([&] { out = statement(); }), ms);
+  return ms;
+}
+
 // The median time of `f` on cuFFT with the operands evaluated in its loads (LTO callbacks), which
 // are then turned off again.
 template <class F>
@@ -148,10 +161,7 @@ void filter_rows(benchmark::State& state, bool full_h) {
     check_fft(cufftExecR2C(forward.handle, x.data(), reinterpret_cast<cufftComplex*>(spectrum.data())), "exec");
     check_fft(cufftExecC2R(inverse.handle, reinterpret_cast<cufftComplex*>(spectrum.data()), out.data()), "exec");
   }, 21);
-  const double ms = median_ms([&] { out = xf::irfft(xf::rfft(x) * H); }, 21);
-  const double into_ms = median_ms([&] { out.assign(xf::irfft(xf::rfft(x) * H)); }, 21);
-  const double in_expr_ms = median_ms([&] { out.assign(xf::irfft(xf::rfft(x) * H) * 0.5f + x); }, 21);
-  const double cufft_ms = on_cufft_ms([&] { out = xf::irfft(xf::rfft(x) * H); });
+  const double ms = statement_forms(state, out, x, [&] { return xf::irfft(xf::rfft(x) * H); });
   xf::set_fft_line_kernels(false);
   xf::set_fft_callbacks(true);
   const double plan_ms = first_call_ms([&] { out = xf::irfft(xf::rfft(x) * H); });
@@ -164,9 +174,6 @@ void filter_rows(benchmark::State& state, bool full_h) {
   }, 21);
   report(state, ms, 2 * side * side * 4.0 + (full_h ? side * half * 8.0 : 0));
   compare(state, "raw", raw_ms, ms);
-  state.counters["into_ms"] = into_ms;
-  state.counters["in_expression_ms"] = in_expr_ms;
-  compare(state, "cufft_path", cufft_ms, ms);
   compare(state, "callbacks", callbacks_ms, ms);
   compare(state, "materialised", written_ms, ms);
   state.counters["callbacks_first_call_ms"] = plan_ms;
@@ -188,15 +195,9 @@ void filter_2d(benchmark::State& state) {
     spectrum.assign(spectrum * H);
     check_fft(cufftExecC2R(inverse.handle, reinterpret_cast<cufftComplex*>(spectrum.data()), out.data()), "exec");
   }, 21);
-  const double ms = median_ms([&] { out = xf::irfft2(xf::rfft2(x) * H); }, 21);
-  const double into_ms = median_ms([&] { out.assign(xf::irfft2(xf::rfft2(x) * H)); }, 21);
-  const double in_expr_ms = median_ms([&] { out.assign(xf::irfft2(xf::rfft2(x) * H) * 0.5f + x); }, 21);
-  const double cufft_ms = on_cufft_ms([&] { out = xf::irfft2(xf::rfft2(x) * H); });
+  const double ms = statement_forms(state, out, x, [&] { return xf::irfft2(xf::rfft2(x) * H); });
   report(state, ms, 2 * side * side * 4.0 + side * half * 8.0);
   compare(state, "raw", raw_ms, ms);
-  state.counters["into_ms"] = into_ms;
-  state.counters["in_expression_ms"] = in_expr_ms;
-  compare(state, "cufft_path", cufft_ms, ms);
 }
 
 // Windowed transforms: fft(x * w) of 4096 rows of 4096 complex64, w one row.

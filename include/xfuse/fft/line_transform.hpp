@@ -41,6 +41,14 @@ bool line_transform_applies(int axis, index_t n) {
 }
 
 #if XF_CUDA_TU && defined(XFUSE_WITH_MATHDX)
+// The kernels of real transforms of L points: both directions take the forward one's shape.
+template <class Real, int L>
+struct real_line_kernels {
+  using forward = line_fft<Real, L, cufftdx::fft_type::r2c, cufftdx::fft_direction::forward>;
+  using inverse = line_fft<Real, L, cufftdx::fft_type::c2r, cufftdx::fft_direction::inverse>;
+  static constexpr int threads_per_sm = line_suggestion<Real, L, cufftdx::fft_type::r2c>::threads_per_sm;
+};
+
 // The transform of Kind along `axis` of src (an array or expression of real or complex values), n
 // points (src's line zero-padded or truncated), each output times `scale` into dst (of the result's
 // shape, unit stride along the axis) through `store`. A round trip (Middle given, Kind
@@ -58,15 +66,14 @@ void run_line_fft(const Src& src, int axis, index_t n, bool inverse, double scal
   using cufftdx::fft_type;
   with_line_length<Real>(n, [&](auto length) {
     constexpr int L = decltype(length)::value;
-    using RealShape = line_suggestion<Real, L, fft_type::r2c>;  // a real transform's shape: the forward one's
-    using Forward = line_fft<Real, L, fft_type::r2c, fft_direction::forward>;
-    using Inverse = line_fft<Real, L, fft_type::c2r, fft_direction::inverse>;
+    using Kernels = real_line_kernels<Real, L>;  // instantiated only by the real branches that name it
     if constexpr (Kind == fft_kind::real_to_complex && std::is_same_v<Middle, no_middle>) {
-      launch_line_fft<Forward, void, RealShape::threads_per_sm>(p, mid, store, scale, 1.0, false, cur, stream);
+      launch_line_fft<typename Kernels::forward, void, Kernels::threads_per_sm>(p, mid, store, scale, 1.0, false, cur, stream);
     } else if constexpr (Kind == fft_kind::real_to_complex) {
-      launch_line_fft<Forward, Inverse, RealShape::threads_per_sm>(p, mid, store, scale, spectrum_scale, false, cur, stream);
+      launch_line_fft<typename Kernels::forward, typename Kernels::inverse, Kernels::threads_per_sm>(p, mid, store, scale, spectrum_scale,
+                                                                                             false, cur, stream);
     } else if constexpr (Kind == fft_kind::complex_to_real) {
-      launch_line_fft<Inverse, void, RealShape::threads_per_sm>(p, mid, store, scale, 1.0, false, cur, stream);
+      launch_line_fft<typename Kernels::inverse, void, Kernels::threads_per_sm>(p, mid, store, scale, 1.0, false, cur, stream);
     } else {
       launch_line_fft<line_fft<Real, L, fft_type::c2c, fft_direction::forward>, void,
                       line_suggestion<Real, L, fft_type::c2c>::threads_per_sm>(p, mid, store, scale, 1.0, inverse, cur, stream);
