@@ -106,6 +106,7 @@ int main() {
   xf::detail::unstage_leaves(rows_plan);
   rows_plan.mode = xf::detail::walk::rows;
   const xf::detail::launch_config rows_config{xf::detail::walk::rows, (rows_plan.lay.size + Plan::tile - 1) / Plan::tile, 0};
+  rows_plan.chunks = Plan::U;
   std::printf("%-52s %7.3f us\n", "fused kernel, rows walk (no shared memory), launch_fused",
               host_us([&] { xf::detail::launch_fused(rows_plan, rows_config, cur, s); }));
   std::printf("%-52s %7.3f us\n", "fused kernel, prepared plan, <<<>>>", host_us([&] { xf::detail::fused_kernel<Plan><<<static_cast<unsigned>(config.blocks), Plan::block_threads, config.smem_bytes, s>>>(plan); }));

@@ -98,16 +98,32 @@ launch_config choose_bulk(Plan& p, int cur, const launch_config& otherwise) {
   return {walk::bulk, (lay.size + Plan::bulk_tile - 1) / Plan::bulk_tile, bytes};
 }
 
+// The rows walk's launch: U chunks a thread, or (an array that full tiles would cover in fewer
+// blocks than the device has multiprocessors) the fewest chunks, down to one, that still need
+// fewer blocks than that: small statements finish in one short wave, not in a few long blocks.
+template <class Plan>
+launch_config choose_rows(Plan& p, int multiprocessors) {
+  p.mode = walk::rows;
+  p.chunks = Plan::U;
+  const auto blocks = [&](int chunks) {
+    const index_t tile = static_cast<index_t>(Plan::block_threads) * chunks * Plan::E;
+    return (p.lay.size + tile - 1) / tile;
+  };
+  while (p.chunks > 1 && blocks(p.chunks) < multiprocessors) p.chunks /= 2;
+  return {walk::rows, blocks(p.chunks), 0};
+}
+
 // Chooses how the kernel walks the elements and which leaves go through shared memory (recorded
-// in the plan, which the kernel reads), and the launch that covers them on device `cur`.
+// in the plan, which the kernel reads), and the launch that covers them on device `cur`. The bulk
+// walk's tiles are large: an array they would cover in less than a wave takes the rows walk.
 template <class Plan>
 launch_config choose_launch(Plan& p, int cur) {
   const auto& lay = p.lay;
-  p.mode = walk::rows;
-  const launch_config rows{walk::rows, (lay.size + Plan::tile - 1) / Plan::tile, 0};
+  const cudaDeviceProp& props = device(cur).properties();
+  const launch_config rows = choose_rows(p, props.multiProcessorCount);
   if (lay.rank >= 2 && lay.out_stride[0] == 1 && lay.extent[0] >= 8 && lay.extent[1] >= 8) return choose_tiled(p, rows);
-  if (Plan::policy::bulk_copy && lay.rank == 1 && lay.out_stride[0] == 1 && p.out_vec && lay.size >= Plan::bulk_tile &&
-      device(cur).properties().major >= 9)
+  if (Plan::policy::bulk_copy && lay.rank == 1 && lay.out_stride[0] == 1 && p.out_vec &&
+      lay.size >= Plan::bulk_tile * props.multiProcessorCount && props.major >= 9)
     return choose_bulk(p, cur, rows);
   return rows;
 }

@@ -99,6 +99,7 @@ struct fused_plan {
   fast_divmod tile_count[2];         // tiled: tiles along dimensions 0 and 1
   int smem_offset[L > 0 ? L : 1];    // where leaf k's staged values start (an alias shares its source's)
   bool narrow;                       // every element index and position fits 31 bits: 32-bit index math
+  int chunks = U;                    // rows: chunks a thread takes (U, fewer for an array under a wave)
 };
 
 }  // namespace xf::detail
