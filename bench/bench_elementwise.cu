@@ -6,6 +6,8 @@
 #include <cub/device/device_transform.cuh>
 #include <cudaTypedefs.h>
 
+#include <stdexcept>
+
 #include <xfuse/graph.hpp>
 
 #include "bench_util.cuh"
@@ -299,6 +301,39 @@ void graph_replay(benchmark::State& state, xf::index_t n) {
   state.counters["graph_host_us_per_launch"] = host_us([&] { g.launch(); });
 }
 
+// A device loop (xf::while_) of 1000 passes, each two dependent statements on 1e4 floats and the
+// counter's update with the condition (three kernels): GPU time a pass by passes recorded per check
+// of the condition, against the same passes recorded as a straight line (no loop node, no check).
+void device_loop(benchmark::State& state) {
+  const int k = static_cast<int>(state.range(0));
+  const xf::index_t n = 10000;
+  constexpr int passes = 1000;
+  const auto x = random_array<float>(n), y = random_array<float>(n, 0, 1);
+  const xf::array<int, 0> count(xf::dims<0>{});
+  const xf::array<bool, 0> going(xf::dims<0>{});
+  const auto pass = [&] {
+    y.assign(x * 0.5f + y);
+    x.assign(x - 0.25f * y);
+    xf::assign(xf::into(count) = count + 1, xf::into(going) = count < passes);  // in order: the new count
+  };
+  const xf::graph loop = xf::capture([&] {
+    count.assign(0);
+    going.assign(true);
+    xf::while_(going, pass, 10 * passes, k);
+  });
+  const xf::graph straight = xf::capture([&] {
+    count.assign(0);
+    for (int i = 0; i < passes; ++i) pass();
+  });
+  const double loop_ms = median_ms([&] { loop.launch(); });
+  if (count.item() != passes) throw std::runtime_error("device_loop: wrong number of passes");
+  const double straight_ms = median_ms([&] { straight.launch(); });
+  for (auto _ : state) state.SetIterationTime(loop_ms / 1e3);
+  state.counters["loop_us_per_pass"] = loop_ms * 1e3 / passes;
+  state.counters["straight_us_per_pass"] = straight_ms * 1e3 / passes;
+  state.counters["vs_straight"] = straight_ms / loop_ms;
+}
+
 // ---------------------------------------------------------------- tuning sweep
 template <int BulkTileKiB, bool Bulk = true, int RowBytes = 128, int MaxChunks = 4, int Tile = 32, int MinBlocks = 0>
 struct sweep_policy : xf::detail::elementwise_policy {
@@ -416,6 +451,7 @@ BENCHMARK_CAPTURE(graph_replay, 1e4, 10000)->Name("small/graph_replay/10_stateme
 BENCHMARK_CAPTURE(graph_replay, 1e5, 100000)->Name("small/graph_replay/10_statements/f32/1e5")->UseManualTime()->Iterations(1);
 BENCHMARK_CAPTURE(graph_replay, 1e6, 1000000)->Name("small/graph_replay/10_statements/f32/1e6")->UseManualTime()->Iterations(1);
 BENCHMARK_CAPTURE(graph_replay, 4e6, 4000000)->Name("small/graph_replay/10_statements/f32/4e6")->UseManualTime()->Iterations(1);
+BENCHMARK(device_loop)->Name("small/device_loop/3_kernels/f32/1e4")->Arg(1)->Arg(2)->Arg(4)->Arg(8)->Arg(16)->UseManualTime()->Iterations(1);
 BENCHMARK(overhead_parts)->Name("small/overhead_parts")->UseManualTime()->Iterations(1);
 BENCHMARK(launch_apis)->Name("small/launch_apis")->UseManualTime()->Iterations(1);
 #define SWEEP(FN, NAME, ...)                                                                               \

@@ -109,6 +109,8 @@ int main() {
   rows_plan.chunks = Plan::U;
   std::printf("%-52s %7.3f us\n", "fused kernel, rows walk (no shared memory), launch_fused",
               host_us([&] { xf::detail::launch_fused(rows_plan, rows_config, cur, s); }));
+  std::printf("%-52s %7.3f us\n", "fused kernel, rows walk, bare Ex + programmatic",
+              host_us([&] { launch_ex(xf::detail::fused_kernel<Plan>, static_cast<unsigned>(rows_config.blocks), Plan::block_threads, s, true, rows_plan); }));
   std::printf("%-52s %7.3f us\n", "fused kernel, prepared plan, <<<>>>", host_us([&] { xf::detail::fused_kernel<Plan><<<static_cast<unsigned>(config.blocks), Plan::block_threads, config.smem_bytes, s>>>(plan); }));
   std::printf("%-52s %7.3f us\n", "plan build only", host_us([&] { auto r = build_plan(z, e); asm volatile("" : : "r"(r.second.blocks)); }));
   std::printf("%-52s %7.3f us\n", "reads_written_memory only", host_us([&] { volatile bool b = xf::detail::reads_written_memory(z.data(), z.shape(), z.strides(), e); (void)b; }));

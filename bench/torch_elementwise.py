@@ -62,7 +62,79 @@ def graph_replay(dev, n=10000):
         ten()
     eager = median_ms(lambda: [ten() for _ in range(100)])  # ms for 1000 statements = us a statement
     replay = median_ms(lambda: [g.replay() for _ in range(100)])
-    return {"eager_us_per_statement": eager, "graph_us_per_statement": replay}
+    result = {"eager_us_per_statement": eager, "graph_us_per_statement": replay}
+    try:  # Inductor's fused kernels, replayed from its own CUDA graphs
+        compiled = torch.compile(ten, mode="reduce-overhead")
+        result["reduce_overhead_us_per_statement"] = median_ms(lambda: [compiled() for _ in range(100)], warmup=5)
+    except Exception as e:
+        print(f"graph_replay: torch.compile(mode='reduce-overhead') failed: {type(e).__name__}: {e}", file=sys.stderr)
+    return result
+
+
+def cg_poisson(dev, n=512, tolerance=1e-6):
+    """examples/cg_poisson.cu in PyTorch: conjugate gradients on the 5-point Poisson problem, float64,
+    the host reading the residual after every iteration (PyTorch has no loop on the device): eager,
+    one iteration replayed from a CUDA graph, and torch.compile(mode="reduce-overhead"); microseconds
+    an iteration."""
+    h = 1.0 / (n + 1)
+    b = torch.zeros(n + 2, n + 2, dtype=torch.float64, device=dev)
+    b[1:-1, 1:-1] = h * h
+    x, r, p, ap = (torch.zeros_like(b) for _ in range(4))
+    rs, rs_new = (torch.zeros((), dtype=torch.float64, device=dev) for _ in range(2))
+
+    def iterate():
+        ap[1:-1, 1:-1] = 4.0 * p[1:-1, 1:-1] - p[:-2, 1:-1] - p[2:, 1:-1] - p[1:-1, :-2] - p[1:-1, 2:]
+        pap = torch.sum(p * ap)
+        x.add_((rs / pap) * p)
+        r.sub_((rs / pap) * ap)
+        rs_new.copy_(torch.sum(r * r))
+        p.copy_(r + (rs_new / rs) * p)
+        rs.copy_(rs_new)
+
+    def solve(step):
+        x.zero_()
+        r.copy_(b)
+        p.copy_(r)
+        rs.copy_(torch.sum(r * r))
+        threshold = tolerance * tolerance * rs.item()
+        iterations = 0
+        while True:
+            step()
+            iterations += 1
+            if rs.item() <= threshold or iterations >= 10 * n:
+                return iterations
+
+    def timed(step):
+        solve(step)  # warm-up
+        start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        iterations = solve(step)
+        stop.record()
+        stop.synchronize()
+        return 1e3 * start.elapsed_time(stop) / iterations, iterations
+
+    out = {}
+    out["eager_us_per_iteration"], out["iterations"] = timed(iterate)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        solve(iterate)
+    torch.cuda.current_stream().wait_stream(side)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        iterate()
+    out["graph_us_per_iteration"], _ = timed(g.replay)
+    try:
+        compiled = torch.compile(iterate, mode="reduce-overhead")
+        out["reduce_overhead_us_per_iteration"], _ = timed(compiled)
+    except Exception as e:
+        print(f"cg_poisson: torch.compile(mode='reduce-overhead') failed: {type(e).__name__}: {e}", file=sys.stderr)
+    return out
+
+
+def small(dev):
+    """The small-statement cases only: ten statements replayed, and conjugate gradients."""
+    return {"small/graph_replay/10_statements/f32/1e4": graph_replay(dev), "examples/cg_poisson/512^2/f64": cg_poisson(dev)}
 
 
 def main(out_path):
@@ -89,7 +161,7 @@ def main(out_path):
     case(results, "broadcast/(8192,1)+(1,8192)/f32", lambda u, v: u + v, col, row)
     v, w = torch.rand(side * side, device=dev), torch.rand(side * side, device=dev)
     case(results, "strided/x[::-1]+y/f32/8192^2", lambda p, q: torch.flip(p, [0]) + q, v, w)
-    graph = {"small/graph_replay/10_statements/f32/1e4": graph_replay(dev)}
+    graph = small(dev)
     meta = {"torch": torch.__version__, "device": torch.cuda.get_device_name()}
     with open(out_path, "w") as f:
         json.dump({"meta": meta, "results": results, "graph_replay": graph}, f, indent=1)
@@ -98,4 +170,10 @@ def main(out_path):
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "torch_elementwise.json")
+    if len(sys.argv) > 2 and sys.argv[2] == "--small":  # the small-statement cases alone
+        cases = small("cuda")
+        with open(sys.argv[1], "w") as f:
+            json.dump({"meta": {"torch": torch.__version__, "device": torch.cuda.get_device_name()}, "graph_replay": cases}, f, indent=1)
+        print(json.dumps(cases, indent=1))
+    else:
+        main(sys.argv[1] if len(sys.argv) > 1 else "torch_elementwise.json")

@@ -33,6 +33,7 @@
 
 #include "core.hpp"
 #include "base/capture_state.hpp"
+#include "exec/programmatic.cuh"
 
 namespace xf {
 
@@ -195,15 +196,30 @@ struct release_unless_recorded {
 #if XF_CUDA_TU
 namespace detail {
 
-// Decides whether a recorded loop runs its body (again): while `flag` holds and fewer than
-// `limit` bodies have run. `start` (the node before the loop) resets the count; the node at the
-// end of the body counts the body just run. A template: one definition however many files use it.
+// A device loop's state on the device: the passes run so far, and whether the next one runs.
+struct loop_state {
+  long long count;
+  bool go;
+};
+
+// Decides whether a recorded loop runs (another) pass: while `flag` holds and fewer than `limit`
+// passes have run. `first` (the node before the loop) starts the count; otherwise it ends a pass
+// of the body, counting it if it ran. `last` (first, or the last pass recorded in the body) sets
+// the conditional node's value: whether the node runs its body (again). A template: one
+// definition however many files use it.
 template <class Flag = bool>
-__global__ void loop_condition_kernel(cudaGraphConditionalHandle handle, const Flag* flag, long long* count, long long limit,
-                                      bool start) {
-  const long long done = start ? 0 : *count + 1;
-  *count = done;
-  cudaGraphSetConditional(handle, (*flag && done < limit) ? 1u : 0u);
+__global__ void loop_pass_kernel(cudaGraphConditionalHandle handle, const Flag* flag, loop_state* state, long long limit, bool first,
+                                 bool last) {
+  start_after_previous_kernel();
+  if (first) {
+    state->count = 0;
+    state->go = *flag && limit > 0;
+  } else if (state->go) {
+    const long long done = state->count + 1;
+    state->count = done;
+    state->go = *flag && done < limit;
+  }
+  if (last) cudaGraphSetConditional(handle, state->go ? 1u : 0u);
 }
 
 // Throws unless this thread is recording, and `condition` is on the recording's device.
@@ -216,16 +232,38 @@ inline void require_recording(const char* op, const array<bool, 0, device>& cond
                        ", the graph is recorded on device " + std::to_string(c->device));
 }
 
-// Records `body` into the body graph of a conditional node, on a stream of its own.
-template <class Body, class AtEnd>
-void record_body(cudaGraph_t body_graph, Body&& body, const AtEnd& at_end) {
+// The nodes recorded so far into the graph that stream `s` is recording.
+inline std::size_t recorded_nodes(cudaStream_t s) {
+  cudaStreamCaptureStatus status{};
+  cudaGraph_t g = nullptr;
+  XF_CUDA_CHECK(cudaStreamGetCaptureInfo(s, &status, nullptr, &g, nullptr, nullptr, nullptr));
+  std::size_t n = 0;
+  XF_CUDA_CHECK(cudaGraphGetNodes(g, nullptr, &n));
+  return n;
+}
+
+// Records `record(stream)` into the body graph of a conditional node, on a stream of its own.
+// Kernels that can skip themselves read `pass_flag` there (null: none does); the body's own
+// count of them starts at zero and leaves the enclosing body's as it was.
+template <class Record>
+void record_body(cudaGraph_t body_graph, const bool* pass_flag, Record&& record) {
   const stream own(stream::non_blocking);
   const stream_guard current(own);
   struct inside_body {
     capture_state* c = active_capture();
-    inside_body() { ++c->conditional_depth; }
-    ~inside_body() { --c->conditional_depth; }
-  } depth;
+    const bool* outer_flag = c->pass_flag;
+    std::size_t outer_guarded = c->guarded_kernels;
+    explicit inside_body(const bool* flag) {
+      ++c->conditional_depth;
+      c->pass_flag = flag;
+      c->guarded_kernels = 0;
+    }
+    ~inside_body() {
+      --c->conditional_depth;
+      c->pass_flag = outer_flag;
+      c->guarded_kernels = outer_guarded;
+    }
+  } depth(pass_flag);
   XF_CUDA_CHECK(cudaStreamBeginCaptureToGraph(own.handle(), body_graph, nullptr, nullptr, 0, cudaStreamCaptureModeRelaxed));
   struct end_on_exit {
     cudaStream_t s;
@@ -237,18 +275,18 @@ void record_body(cudaGraph_t body_graph, Body&& body, const AtEnd& at_end) {
       (void)cudaGetLastError();
     }
   } ending{own.handle()};
-  std::forward<Body>(body)();
-  at_end(own.handle());
+  std::forward<Record>(record)(own.handle());
   cudaGraph_t g = nullptr;
   ending.ended = true;
   XF_CUDA_CHECK(cudaStreamEndCapture(own.handle(), &g));
 }
 
 // Adds a conditional node of `type` after the work recorded so far on the current stream, its
-// condition set by `set_condition` (launched first, on that stream), its body recorded from
-// `body`; later work on the stream follows the node.
-template <class SetCondition, class Body, class AtEnd>
-void record_conditional(cudaGraphConditionalNodeType type, const SetCondition& set_condition, Body&& body, const AtEnd& at_end_of_body) {
+// condition set by `set_condition(handle, stream)` (launched first, on that stream), its body
+// recorded by `record(body stream, handle)` with `pass_flag` (record_body); later work on the
+// stream follows the node.
+template <class SetCondition, class Record>
+void record_conditional(cudaGraphConditionalNodeType type, const SetCondition& set_condition, const bool* pass_flag, Record&& record) {
   const capture_state* c = active_capture();
   const cudaStream_t s = current_slot(c->device).handle;
   cudaStreamCaptureStatus status{};
@@ -260,7 +298,6 @@ void record_conditional(cudaGraphConditionalNodeType type, const SetCondition& s
   cudaGraphConditionalHandle handle{};
   XF_CUDA_CHECK(cudaGraphConditionalHandleCreate(&handle, g, 0, 0));
   set_condition(handle, s);
-  XF_CUDA_CHECK(cudaGetLastError());
   XF_CUDA_CHECK(cudaStreamGetCaptureInfo(s, &status, nullptr, &g, &after, &edges, &count));  // now: that kernel
   cudaGraphNodeParams params{};
   params.type = cudaGraphNodeTypeConditional;
@@ -269,31 +306,61 @@ void record_conditional(cudaGraphConditionalNodeType type, const SetCondition& s
   params.conditional.size = 1;
   cudaGraphNode_t node = nullptr;
   XF_CUDA_CHECK(cudaGraphAddNode(&node, g, after, edges, count, &params));
-  record_body(params.conditional.phGraph_out[0], std::forward<Body>(body),
-              [&](cudaStream_t body_stream) { at_end_of_body(body_stream, handle); });
+  record_body(params.conditional.phGraph_out[0], pass_flag, [&](cudaStream_t body_stream) { record(body_stream, handle); });
   XF_CUDA_CHECK(cudaStreamUpdateCaptureDependencies(s, &node, nullptr, 1, cudaStreamSetCaptureDependencies));
+}
+
+// Records up to `passes` passes of `body` on `s` (a loop body being recorded), each followed by
+// `end_pass(last)`. A second pass and more only when every node the first recorded is a kernel
+// that skips itself on the loop's flag (element-wise statements and reductions); otherwise one.
+template <class Body, class EndPass>
+void record_passes(Body& body, int passes, cudaStream_t s, const EndPass& end_pass) {
+  capture_state* c = active_capture();
+  for (int pass = 0; pass < passes; ++pass) {
+    const std::size_t nodes_before = recorded_nodes(s), guarded_before = c->guarded_kernels;
+    c->pass_starts = true;
+    body();
+    if (pass == 0 && recorded_nodes(s) - nodes_before != c->guarded_kernels - guarded_before) passes = 1;
+    end_pass(pass == passes - 1);
+  }
 }
 
 }  // namespace detail
 
+// Passes of a device loop's body recorded per check of its condition (xf::while_): at 8, conjugate
+// gradients took 26.0 us an iteration against 29.6 at 1 and 25.7 at 16 (docs/performance.md,
+// "Device loops"); more passes make the graph larger for little.
+inline constexpr int default_passes_per_check = 8;
+
 // Inside xf::capture: a loop on the device. Each replay runs `body()`'s recorded work while
 // `condition` (a 0-d bool device array, read on the device before the first pass and after each)
 // holds, at most `max_iterations` times, with no host round trip; the body updates the condition.
+// The body is recorded `passes_per_check` times into the loop's node, each pass after the first
+// run only while the condition holds (its kernels return at once otherwise): the same passes as
+// one a check, with one check of the node for several passes. That needs every node of the body
+// to be an element-wise statement or a reduction; a body with other work (a library call, a
+// copy, a nested loop or branch) is recorded once. `body()` is called once per recorded pass.
 template <class Body>
-void while_(const array<bool, 0, device>& condition, Body&& body, index_t max_iterations = 1'000'000) {
+void while_(const array<bool, 0, device>& condition, Body&& body, index_t max_iterations = 1'000'000,
+            int passes_per_check = default_passes_per_check) {
   detail::require_recording("xf::while_", condition);
   if (max_iterations < 0) throw error("xf::while_: max_iterations must not be negative");
-  const detail::buffer count = detail::allocate_device(sizeof(long long));  // kept by the graph being recorded
-  auto* counter = static_cast<long long*>(count.get());
+  if (passes_per_check < 1)
+    throw error("xf::while_: passes_per_check must be at least 1 (got " + std::to_string(passes_per_check) + ")");
+  const detail::buffer block = detail::allocate_device(sizeof(detail::loop_state));  // kept by the graph being recorded
+  auto* state = static_cast<detail::loop_state*>(block.get());
   const bool* flag = condition.data();
+  const auto limit = static_cast<long long>(max_iterations);
+  const int dev = condition.device_id();
+  const auto pass_kernel = [&](cudaStream_t s, cudaGraphConditionalHandle h, bool first, bool last) {
+    detail::launch_programmatic(detail::loop_pass_kernel<bool>, dim3(1), 1, 0, s, dev, h, flag, state, limit, first, last);
+  };
+  // One pass a check: the node's check decides every pass, no kernel reads the flag.
+  const bool* pass_flag = passes_per_check > 1 ? &state->go : nullptr;
   detail::record_conditional(
-      cudaGraphCondTypeWhile,
-      [&](cudaGraphConditionalHandle h, cudaStream_t s) {
-        detail::loop_condition_kernel<<<1, 1, 0, s>>>(h, flag, counter, static_cast<long long>(max_iterations), true);
-      },
-      std::forward<Body>(body), [&](cudaStream_t body_stream, cudaGraphConditionalHandle h) {
-        detail::loop_condition_kernel<<<1, 1, 0, body_stream>>>(h, flag, counter, static_cast<long long>(max_iterations), false);
-        XF_CUDA_CHECK(cudaGetLastError());
+      cudaGraphCondTypeWhile, [&](cudaGraphConditionalHandle h, cudaStream_t s) { pass_kernel(s, h, true, true); }, pass_flag,
+      [&](cudaStream_t s, cudaGraphConditionalHandle h) {
+        detail::record_passes(body, passes_per_check, s, [&](bool last) { pass_kernel(s, h, false, last); });
       });
 }
 
@@ -302,13 +369,16 @@ void while_(const array<bool, 0, device>& condition, Body&& body, index_t max_it
 template <class Body>
 void if_(const array<bool, 0, device>& condition, Body&& body) {
   detail::require_recording("xf::if_", condition);
-  const detail::buffer count = detail::allocate_device(sizeof(long long));
-  auto* counter = static_cast<long long*>(count.get());
+  const detail::buffer block = detail::allocate_device(sizeof(detail::loop_state));
+  auto* state = static_cast<detail::loop_state*>(block.get());
   const bool* flag = condition.data();
+  const int dev = condition.device_id();
   detail::record_conditional(
       cudaGraphCondTypeIf,
-      [&](cudaGraphConditionalHandle h, cudaStream_t s) { detail::loop_condition_kernel<<<1, 1, 0, s>>>(h, flag, counter, 1, true); },
-      std::forward<Body>(body), [](cudaStream_t, cudaGraphConditionalHandle) {});
+      [&](cudaGraphConditionalHandle h, cudaStream_t s) {
+        detail::launch_programmatic(detail::loop_pass_kernel<bool>, dim3(1), 1, 0, s, dev, h, flag, state, 1LL, true, true);
+      },
+      nullptr, [&](cudaStream_t, cudaGraphConditionalHandle) { std::forward<Body>(body)(); });
 }
 #endif
 

@@ -2,8 +2,10 @@
 // eagerly, the graph's memory, random draws, library calls (CUB, cuBLAS, cuSOLVER), and the
 // refusals of what a graph cannot replay.
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <xfuse/graph.hpp>
@@ -64,7 +66,7 @@ TEST_CASE("a recorded sequence replays the statements on the arrays' current val
   const auto x = xf::asarray<float>(xv), y = xf::asarray<float>(yv);
   const xf::graph step = xf::capture([&] { ten_statements(x, y); });
   REQUIRE(step);
-  CHECK(step.node_count() >= 10);
+  CHECK(step.node_count() == 10);  // one kernel a statement, no bookkeeping nodes between them
   // Recording ran nothing.
   CHECK(xf::to_host(x) == xv);
   CHECK(xf::to_host(y) == yv);
@@ -244,6 +246,145 @@ TEST_CASE("loops and branches on the device, inside a recorded graph", "[gpu][gr
 
   // Outside a recording there is no graph to hold the loop.
   CHECK_THROWS_WITH(xf::while_(flag, [] {}), XF_CONTAINS("xf::while_") && XF_CONTAINS("only inside xf::capture"));
+}
+
+TEST_CASE("a device loop runs several passes a check with the passes of one a check", "[gpu][graph][graph_loop]") {
+  // Halving stops after 10 passes: inside the second group of 4 (two passes of it skipped), and
+  // inside the first group of 16.
+  const auto start = std::vector<float>{1.0f, -0.5f, 0.25f};
+  const auto r = xf::asarray<float>(start);
+  const xf::array<bool, 0> keep_going(xf::dims<0>{});
+  const xf::array<int, 0> passes(xf::dims<0>{});
+  for (const int k : {1, 2, 4, xf::default_passes_per_check, 16}) {
+    int recorded = 0;
+    const xf::graph halve = xf::capture([&] {
+      passes.assign(0);
+      keep_going.assign(xf::max(xf::abs(r)) > 1e-3f);
+      xf::while_(
+          keep_going,
+          [&] {
+            ++recorded;
+            r *= 0.5f;
+            passes += 1;
+            keep_going.assign(xf::max(xf::abs(r)) > 1e-3f);
+          },
+          1'000'000, k);
+    });
+    CHECK(recorded == k);  // element-wise statements and reductions only: k passes recorded
+    for (int launch = 0; launch < 2; ++launch) {
+      r.assign(xf::asarray<float>(start));
+      halve.launch();
+      CHECK(passes.item() == 10);
+      CHECK(xf::to_host(r) == std::vector<float>{std::ldexp(1.0f, -10), -std::ldexp(1.0f, -11), std::ldexp(1.0f, -12)});
+    }
+    halve.launch();  // false before the first pass
+    CHECK(passes.item() == 0);
+  }
+
+  // max_iterations not a multiple of the passes a check, smaller than them, and zero.
+  const xf::array<bool, 0> always(xf::dims<0>{});
+  always.assign(true);
+  const xf::array<int, 0> count(xf::dims<0>{});
+  for (const auto& [limit, k] : std::vector<std::pair<xf::index_t, int>>{{7, 4}, {6, 3}, {5, 16}, {0, 4}, {9, 1}}) {
+    const xf::graph capped = xf::capture([&] {
+      count.assign(0);
+      xf::while_(always, [&] { count += 1; }, limit, k);
+    });
+    capped.launch();
+    CHECK(count.item() == limit);
+  }
+
+  // Reductions split over several blocks (two kernels each) in the body: x halves while its sum
+  // stays above s0 / 2^6.5, so 7 passes (scaling by 2 is exact, so is every sum's rounding).
+  const xf::index_t n = 300'001;
+  const auto x0 = xf_test::uniform<float>(static_cast<std::size_t>(n), 0.5f, 1.5f);
+  const auto x = xf::asarray<float>(x0);
+  const xf::array<float, 0> s(xf::dims<0>{}), threshold(xf::dims<0>{});
+  const xf::array<std::int64_t, 0> iterations(xf::dims<0>{});
+  int recorded = 0;
+  const xf::graph shrink = xf::capture([&] {
+    s.assign(xf::lazy::sum(x));
+    threshold.assign(s / std::sqrt(8192.0f));
+    iterations.assign(0);
+    keep_going.assign(s > threshold);
+    xf::while_(
+        keep_going,
+        [&] {
+          ++recorded;
+          x *= 0.5f;
+          s.assign(xf::lazy::sum(x));
+          xf::assign(xf::into(iterations) = iterations + 1, xf::into(keep_going) = s > threshold);
+        },
+        1'000, 4);
+  });
+  CHECK(recorded == 4);
+  shrink.launch();
+  CHECK(iterations.item() == 7);
+  std::vector<float> expected = x0;
+  for (float& v : expected) v = std::ldexp(v, -7);
+  CHECK(xf::to_host(x) == expected);
+
+  // Nested loops: the inner one runs 4 passes a check; the outer body holds a loop node, so it is
+  // recorded once (one pass a check) and still runs 3 passes of 2 inner ones.
+  const xf::array<int, 0> i(xf::dims<0>{}), j(xf::dims<0>{}), total(xf::dims<0>{});
+  const xf::array<bool, 0> outer(xf::dims<0>{}), inner(xf::dims<0>{});
+  int outer_recorded = 0, inner_recorded = 0;
+  const xf::graph nested = xf::capture([&] {
+    i.assign(0);
+    total.assign(0);
+    outer.assign(i < 3);
+    xf::while_(
+        outer,
+        [&] {
+          ++outer_recorded;
+          j.assign(0);
+          inner.assign(j < 2);
+          xf::while_(
+              inner,
+              [&] {
+                ++inner_recorded;
+                total += 1;
+                j += 1;
+                inner.assign(j < 2);
+              },
+              100, 4);
+          i += 1;
+          outer.assign(i < 3);
+        },
+        100, 4);
+  });
+  CHECK(outer_recorded == 1);
+  CHECK(inner_recorded == 4);
+  nested.launch();
+  CHECK(total.item() == 6);
+  CHECK(i.item() == 3);
+
+  // A branch in the body: recorded once, the same passes.
+  const xf::array<bool, 0> odd(xf::dims<0>{});
+  const xf::array<int, 0> odd_passes(xf::dims<0>{});
+  int branch_recorded = 0;
+  const xf::graph branching = xf::capture([&] {
+    count.assign(0);
+    odd_passes.assign(0);
+    keep_going.assign(true);
+    xf::while_(
+        keep_going,
+        [&] {
+          ++branch_recorded;
+          count += 1;
+          odd.assign(count % 2 == 1);
+          xf::if_(odd, [&] { odd_passes += 1; });
+          keep_going.assign(count < 5);
+        },
+        100, 8);
+  });
+  CHECK(branch_recorded == 1);
+  branching.launch();
+  CHECK(count.item() == 5);
+  CHECK(odd_passes.item() == 3);
+
+  CHECK_THROWS_WITH(xf::capture([&] { xf::while_(always, [] {}, 10, 0); }),
+                    XF_CONTAINS("xf::while_") && XF_CONTAINS("passes_per_check must be at least 1"));
 }
 
 TEST_CASE("random draws in a recording: each launch draws what the statements would draw then", "[gpu][graph][graph_random]") {

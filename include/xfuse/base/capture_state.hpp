@@ -57,6 +57,12 @@ struct capture_state {
   int device = 0;
   std::uint64_t serial = 0;             // distinct per recording: library state bound to one is not reused
   int conditional_depth = 0;            // > 0 while recording the body of xf::while_ or xf::if_
+  // Inside the body of a device loop that runs several passes a check (xf::while_): the device
+  // flag that says whether the pass being recorded runs, whether the next kernel is the pass's
+  // first, and how many kernels of the body read the flag.
+  const bool* pass_flag = nullptr;
+  bool pass_starts = false;
+  std::size_t guarded_kernels = 0;
   cudaStream_t stream = nullptr;        // the stream being recorded
   cudaStream_t allocations = nullptr;   // where blocks allocated while recording are allocated
   stream_owner* allocations_owner = nullptr;
@@ -75,6 +81,23 @@ inline capture_state*& active_capture() {
 inline std::uint64_t capture_serial() {
   const capture_state* c = active_capture();
   return c ? c->serial : 0;
+}
+
+// What a kernel that can skip itself reads to know whether its pass of an unrolled device loop
+// runs (xf::while_; exec/programmatic.cuh, start_pass_kernel).
+struct pass_guard {
+  const bool* runs = nullptr;  // null outside an unrolled loop body: the kernel always runs
+  bool after_wait = false;     // the pass's first kernel: the flag is the previous kernel's write
+};
+
+// The guard of a kernel about to be launched, counted as a guarded kernel of the loop body.
+inline pass_guard loop_pass_guard() {
+  capture_state* c = active_capture();
+  if (c == nullptr || c->pass_flag == nullptr) return {};
+  ++c->guarded_kernels;
+  const pass_guard g{c->pass_flag, c->pass_starts};
+  c->pass_starts = false;
+  return g;
 }
 
 // Throws, naming `op` and why, when this thread is recording.

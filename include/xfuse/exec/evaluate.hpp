@@ -132,6 +132,7 @@ void run_expression(OutPtr out, int out_device, const std::array<index_t, N>& sh
     }(std::make_integer_sequence<int, L>{});
     const launch_config launch = choose_launch(p, cur);
 #if XF_CUDA_TU
+    p.guard = loop_pass_guard();
     launch_fused(p, launch, cur, current_slot(cur).handle);
 #else
     (void)launch;

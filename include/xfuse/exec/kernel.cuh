@@ -20,7 +20,7 @@ template <class Plan>
 __global__ void __launch_bounds__(Plan::block_threads, resident_blocks(Plan::min_blocks, Plan::block_threads))
     fused_kernel(const __grid_constant__ Plan p) {
   extern __shared__ __align__(128) unsigned char smem[];
-  start_after_previous_kernel();  // launched as a programmatic dependent (programmatic.cuh)
+  if (!start_pass_kernel(p.guard)) return;  // a programmatic dependent (programmatic.cuh)
   if constexpr (Plan::rank >= 2) {  // a rank-1 plan is never tiled: no code for it
     if (p.mode == walk::tiled) {
       tiled_path(p, smem);

@@ -100,6 +100,7 @@ struct fused_plan {
   int smem_offset[L > 0 ? L : 1];    // where leaf k's staged values start (an alias shares its source's)
   bool narrow;                       // every element index and position fits 31 bits: 32-bit index math
   int chunks = U;                    // rows: chunks a thread takes (U, fewer for an array under a wave)
+  pass_guard guard;                  // in an unrolled device loop: whether the kernel's pass runs
 };
 
 }  // namespace xf::detail

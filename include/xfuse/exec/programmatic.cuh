@@ -29,6 +29,17 @@ __device__ XF_FORCEINLINE void start_after_previous_kernel() {
 #endif
 }
 
+// start_after_previous_kernel for a kernel that can skip itself in an unrolled device loop
+// (xf::while_; `g` from loop_pass_guard, empty elsewhere): whether its pass runs. The pass's
+// first kernel reads the flag after the wait (the kernel before it wrote it); the others read it
+// while they wait, hiding the load: the flag's writer ended before the kernel before them started.
+// Uniform across the grid: a kernel returns whole.
+__device__ XF_FORCEINLINE bool start_pass_kernel(const pass_guard& g) {
+  const bool early = g.runs == nullptr || g.after_wait || *g.runs;
+  start_after_previous_kernel();
+  return g.runs == nullptr || !g.after_wait ? early : *g.runs;
+}
+
 // kernel<<<grid, block, smem, stream>>>(args...), as a programmatic dependent where allowed.
 template <class... Params, class... Args>
 void launch_programmatic(void (*kernel)(Params...), dim3 grid, unsigned block, std::size_t smem, cudaStream_t stream, int device,

@@ -37,7 +37,7 @@ void reduce_axes_device(Plan p, int device, cudaStream_t stream) {
   buffer partial;
   if (c.splits > 1) partial = allocate_device(sizeof(Acc) * static_cast<std::size_t>(c.splits) * static_cast<std::size_t>(p.kept.size));
   launch_programmatic(reduce_kernel<Plan>, dim3(static_cast<unsigned>(blocks), static_cast<unsigned>(c.splits)), reduce_threads, 0, stream,
-                      device, p, c, static_cast<Acc*>(partial.get()));
+                      device, p, c, static_cast<Acc*>(partial.get()), loop_pass_guard());
   if (c.splits > 1) {
     // Threads per result: about one per split, at most a block.
     int lanes = 1;
@@ -45,7 +45,7 @@ void reduce_axes_device(Plan p, int device, cudaStream_t stream) {
     const index_t per_block = reduce_threads / lanes;
     const index_t finish_blocks = (p.kept.size + per_block - 1) / per_block;
     launch_programmatic(reduce_splits_kernel<Plan>, dim3(static_cast<unsigned>(finish_blocks)), reduce_threads, 0, stream, device, p,
-                        c.splits, lanes, static_cast<const Acc*>(partial.get()));
+                        c.splits, lanes, static_cast<const Acc*>(partial.get()), loop_pass_guard());
   }
 }
 

@@ -273,11 +273,11 @@ __device__ XF_FORCEINLINE typename Plan::acc_type fold_lane(const Plan& p, const
 // then each result is finished (one split) or left as a partial for reduce_splits_kernel.
 template <class Plan>
 __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_constant__ Plan p, const reduce_config c,
-                                                                typename Plan::acc_type* partial) {
+                                                                typename Plan::acc_type* partial, const pass_guard guard) {
   using Acc = typename Plan::acc_type;
   __shared__ alignas(16) unsigned char raw[reduce_threads * sizeof(Acc)];
   Acc* s = reinterpret_cast<Acc*>(raw);
-  start_after_previous_kernel();  // launched as a programmatic dependent (programmatic.cuh)
+  if (!start_pass_kernel(guard)) return;  // a programmatic dependent (programmatic.cuh)
   const int t = static_cast<int>(threadIdx.x);
   const int o_lane = c.r_fast ? t / c.r_lanes : t % c.o_lanes;
   const int r_lane = c.r_fast ? t % c.r_lanes : t / c.o_lanes;
@@ -306,11 +306,11 @@ __global__ void __launch_bounds__(reduce_threads) reduce_kernel(const __grid_con
 // result (a power of two dividing the block) take every lanes-th split, then fold in shared memory.
 template <class Plan>
 __global__ void __launch_bounds__(reduce_threads) reduce_splits_kernel(const __grid_constant__ Plan p, int splits, int lanes,
-                                                                       const typename Plan::acc_type* partial) {
+                                                                       const typename Plan::acc_type* partial, const pass_guard guard) {
   using Acc = typename Plan::acc_type;
   __shared__ alignas(16) unsigned char raw[reduce_threads * sizeof(Acc)];
   Acc* s = reinterpret_cast<Acc*>(raw);
-  start_after_previous_kernel();  // the partials are the previous kernel's writes
+  if (!start_pass_kernel(guard)) return;  // the partials are the previous kernel's writes
   const int t = static_cast<int>(threadIdx.x), lane = t % lanes;
   const index_t o = static_cast<index_t>(blockIdx.x) * (reduce_threads / lanes) + t / lanes;
   const index_t n_out = p.kept.size;
