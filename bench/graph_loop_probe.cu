@@ -4,8 +4,9 @@
 // as a straight line of nodes, eagerly from the host, and inside a WHILE conditional node whose
 // body holds k passes, the passes after the first guarded either by IF conditional nodes or by the
 // kernels themselves (they read the flag and return). Each with and without programmatic
-// dependent launch (prog 1 / 0). Plain CUDA, no xfuse: the floors that device loops are measured
-// against. Prints microseconds a pass (median of 7 graph launches).
+// dependent launch (prog 1 / 0). Also a straight line of one statement-shaped kernel alone (a
+// node's floor). Plain CUDA, no xfuse: the floors that device loops and replays are measured
+// against. Prints microseconds a pass or a node (median of 7 graph launches).
 //
 //   nvcc -O3 -arch=sm_90 -std=c++17 bench/graph_loop_probe.cu -o graph_loop_probe
 #include <cuda_runtime.h>
@@ -30,6 +31,21 @@ __global__ void work(float* x, const bool* guard) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) x[i] = x[i] * 0.999f + 0.001f;
 }
+// y = 0.5 x + y: a statement's shape (two arrays read, one written), one float a thread...
+__global__ void axpy(const float* x, float* y) {
+  pdl();
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = 0.5f * x[i] + y[i];
+}
+// ...or four (16-byte loads, a quarter of the blocks: the shape of xfuse's rows walk at 10^4 floats).
+__global__ void axpy4(const float4* x, float4* y) {
+  pdl();
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n / 4) {
+    const float4 a = x[i], b = y[i];
+    y[i] = make_float4(0.5f * a.x + b.x, 0.5f * a.y + b.y, 0.5f * a.z + b.z, 0.5f * a.w + b.w);
+  }
+}
 // remaining -= 1; flag = remaining > 0
 __global__ void update(long long* remaining, bool* flag, const bool* guard) {
   pdl();
@@ -45,6 +61,7 @@ __global__ void loop_cond(cudaGraphConditionalHandle h, const bool* flag) {
 
 struct state {
   float* x;
+  float* y;
   long long* remaining;
   bool* flag;
 };
@@ -94,7 +111,7 @@ void conditional(cudaStream_t s, cudaGraphConditionalNodeType type, SetCond set,
   CK(cudaStreamUpdateCaptureDependencies(s, &node, nullptr, 1, cudaStreamSetCaptureDependencies));
 }
 
-float time_graph(cudaGraphExec_t e, cudaStream_t s, state st, long long passes) {
+float time_graph(cudaGraphExec_t e, cudaStream_t s, state st, long long passes, bool counts = true) {
   std::vector<float> t;
   cudaEvent_t a, b; CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
   for (int r = 0; r < 7; ++r) {
@@ -108,7 +125,7 @@ float time_graph(cudaGraphExec_t e, cudaStream_t s, state st, long long passes) 
     CK(cudaEventSynchronize(b));
     float ms; CK(cudaEventElapsedTime(&ms, a, b)); t.push_back(ms);
     long long left; CK(cudaMemcpy(&left, st.remaining, sizeof left, cudaMemcpyDeviceToHost));
-    if (left != 0) { std::printf("  remaining %lld != 0\n", left); }
+    if (counts && left != 0) { std::printf("  remaining %lld != 0\n", left); }
   }
   std::sort(t.begin(), t.end());
   return t[3] * 1000.0f / passes;  // us a pass
@@ -118,6 +135,8 @@ int main() {
   state st;
   CK(cudaMalloc(&st.x, n * sizeof(float)));
   CK(cudaMemset(st.x, 0, n * sizeof(float)));
+  CK(cudaMalloc(&st.y, n * sizeof(float)));
+  CK(cudaMemset(st.y, 0, n * sizeof(float)));
   CK(cudaMalloc(&st.remaining, sizeof(long long)));
   CK(cudaMalloc(&st.flag, 1));
   cudaStream_t s; CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -130,6 +149,27 @@ int main() {
       cudaGraph_t g; CK(cudaStreamEndCapture(s, &g));
       cudaGraphExec_t e; CK(cudaGraphInstantiate(&e, g, 0));
       std::printf("prog %d straight line, 2 kernels a pass: %.3f us a pass\n", prog, time_graph(e, s, st, passes));
+      CK(cudaGraphExecDestroy(e)); CK(cudaGraphDestroy(g));
+    }
+    // Straight line of one kernel: the node floor of a statement's kernel on 10^4 floats.
+    for (int shape = 0; shape < 3; ++shape) {
+      CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed));
+      for (long long i = 0; i < passes; ++i) {
+        cudaLaunchConfig_t c{};
+        c.blockDim = dim3(256);
+        c.stream = s;
+        cudaLaunchAttribute a{};
+        a.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        a.val.programmaticStreamSerializationAllowed = 1;
+        if (prog) { c.attrs = &a; c.numAttrs = 1; }
+        if (shape == 0) { c.gridDim = dim3((n + 255) / 256); CK(cudaLaunchKernelEx(&c, work, st.x, static_cast<const bool*>(nullptr))); }
+        if (shape == 1) { c.gridDim = dim3((n + 255) / 256); CK(cudaLaunchKernelEx(&c, axpy, static_cast<const float*>(st.y), st.x)); }
+        if (shape == 2) { c.gridDim = dim3((n / 4 + 255) / 256); CK(cudaLaunchKernelEx(&c, axpy4, reinterpret_cast<const float4*>(st.y), reinterpret_cast<float4*>(st.x))); }
+      }
+      cudaGraph_t g; CK(cudaStreamEndCapture(s, &g));
+      cudaGraphExec_t e; CK(cudaGraphInstantiate(&e, g, 0));
+      const char* what[] = {"x = 0.999 x + 0.001, a float a thread", "y = 0.5 x + y, a float a thread", "y = 0.5 x + y, 4 floats a thread"};
+      std::printf("prog %d straight line of one kernel, %s: %.3f us a node\n", prog, what[shape], time_graph(e, s, st, passes, false));
       CK(cudaGraphExecDestroy(e)); CK(cudaGraphDestroy(g));
     }
     // Eager from the host.

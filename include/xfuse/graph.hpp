@@ -243,25 +243,22 @@ inline std::size_t recorded_nodes(cudaStream_t s) {
 }
 
 // Records `record(stream)` into the body graph of a conditional node, on a stream of its own.
-// Kernels that can skip themselves read `pass_flag` there (null: none does); the body's own
-// count of them starts at zero and leaves the enclosing body's as it was.
+// Kernels that can skip themselves count and read `pass_flag` there (null: neither); the
+// enclosing body's pass is as it was afterwards.
 template <class Record>
 void record_body(cudaGraph_t body_graph, const bool* pass_flag, Record&& record) {
   const stream own(stream::non_blocking);
   const stream_guard current(own);
   struct inside_body {
     capture_state* c = active_capture();
-    const bool* outer_flag = c->pass_flag;
-    std::size_t outer_guarded = c->guarded_kernels;
+    capture_state::loop_pass outer = c->pass;
     explicit inside_body(const bool* flag) {
       ++c->conditional_depth;
-      c->pass_flag = flag;
-      c->guarded_kernels = 0;
+      c->pass = {flag, false, false, 0};
     }
     ~inside_body() {
       --c->conditional_depth;
-      c->pass_flag = outer_flag;
-      c->guarded_kernels = outer_guarded;
+      c->pass = outer;
     }
   } depth(pass_flag);
   XF_CUDA_CHECK(cudaStreamBeginCaptureToGraph(own.handle(), body_graph, nullptr, nullptr, 0, cudaStreamCaptureModeRelaxed));
@@ -312,15 +309,22 @@ void record_conditional(cudaGraphConditionalNodeType type, const SetCondition& s
 
 // Records up to `passes` passes of `body` on `s` (a loop body being recorded), each followed by
 // `end_pass(last)`. A second pass and more only when every node the first recorded is a kernel
-// that skips itself on the loop's flag (element-wise statements and reductions); otherwise one.
+// that can skip itself (element-wise statements and reductions); otherwise one. The first pass
+// always runs (the node checked the condition): its kernels read no flag.
 template <class Body, class EndPass>
 void record_passes(Body& body, int passes, cudaStream_t s, const EndPass& end_pass) {
   capture_state* c = active_capture();
   for (int pass = 0; pass < passes; ++pass) {
-    const std::size_t nodes_before = recorded_nodes(s), guarded_before = c->guarded_kernels;
-    c->pass_starts = true;
+    const std::size_t nodes_before = recorded_nodes(s), guarded_before = c->pass.guarded;
+    c->pass.reads_flag = pass > 0;
+    c->pass.starts = true;
     body();
-    if (pass == 0 && recorded_nodes(s) - nodes_before != c->guarded_kernels - guarded_before) passes = 1;
+    const bool all_guarded = recorded_nodes(s) - nodes_before == c->pass.guarded - guarded_before;
+    if (pass == 0 && !all_guarded) passes = 1;
+    if (pass > 0 && !all_guarded)
+      throw error("xf::while_: pass " + std::to_string(pass + 1) +
+                  " of the body recorded work that cannot skip itself, which the first pass did not (a body must record the same "
+                  "statements each time it is called)");
     end_pass(pass == passes - 1);
   }
 }
@@ -339,7 +343,8 @@ inline constexpr int default_passes_per_check = 8;
 // run only while the condition holds (its kernels return at once otherwise): the same passes as
 // one a check, with one check of the node for several passes. That needs every node of the body
 // to be an element-wise statement or a reduction; a body with other work (a library call, a
-// copy, a nested loop or branch) is recorded once. `body()` is called once per recorded pass.
+// copy, a nested loop or branch) is recorded once. `body()` is called once per recorded pass and
+// must record the same statements each time.
 template <class Body>
 void while_(const array<bool, 0, device>& condition, Body&& body, index_t max_iterations = 1'000'000,
             int passes_per_check = default_passes_per_check) {
@@ -347,15 +352,15 @@ void while_(const array<bool, 0, device>& condition, Body&& body, index_t max_it
   if (max_iterations < 0) throw error("xf::while_: max_iterations must not be negative");
   if (passes_per_check < 1)
     throw error("xf::while_: passes_per_check must be at least 1 (got " + std::to_string(passes_per_check) + ")");
-  const detail::buffer block = detail::allocate_device(sizeof(detail::loop_state));  // kept by the graph being recorded
-  auto* state = static_cast<detail::loop_state*>(block.get());
+  const detail::buffer state_block = detail::allocate_device(sizeof(detail::loop_state));  // kept by the graph being recorded
+  auto* state = static_cast<detail::loop_state*>(state_block.get());
   const bool* flag = condition.data();
   const auto limit = static_cast<long long>(max_iterations);
   const int dev = condition.device_id();
   const auto pass_kernel = [&](cudaStream_t s, cudaGraphConditionalHandle h, bool first, bool last) {
     detail::launch_programmatic(detail::loop_pass_kernel<bool>, dim3(1), 1, 0, s, dev, h, flag, state, limit, first, last);
   };
-  // One pass a check: the node's check decides every pass, no kernel reads the flag.
+  // One pass a check: the node's check decides every pass, nothing to count or read.
   const bool* pass_flag = passes_per_check > 1 ? &state->go : nullptr;
   detail::record_conditional(
       cudaGraphCondTypeWhile, [&](cudaGraphConditionalHandle h, cudaStream_t s) { pass_kernel(s, h, true, true); }, pass_flag,
@@ -369,8 +374,8 @@ void while_(const array<bool, 0, device>& condition, Body&& body, index_t max_it
 template <class Body>
 void if_(const array<bool, 0, device>& condition, Body&& body) {
   detail::require_recording("xf::if_", condition);
-  const detail::buffer block = detail::allocate_device(sizeof(detail::loop_state));
-  auto* state = static_cast<detail::loop_state*>(block.get());
+  const detail::buffer state_block = detail::allocate_device(sizeof(detail::loop_state));
+  auto* state = static_cast<detail::loop_state*>(state_block.get());
   const bool* flag = condition.data();
   const int dev = condition.device_id();
   detail::record_conditional(

@@ -294,8 +294,9 @@ TEST_CASE("a device loop runs several passes a check with the passes of one a ch
     CHECK(count.item() == limit);
   }
 
-  // Reductions split over several blocks (two kernels each) in the body: x halves while its sum
-  // stays above s0 / 2^6.5, so 7 passes (scaling by 2 is exact, so is every sum's rounding).
+  // A reduction of 300,001 floats in the body (at this size split over blocks, then folded: two
+  // kernels): x halves while its sum stays above s0 / 2^6.5, so 7 passes (scaling by 2 is exact,
+  // so is every sum's rounding).
   const xf::index_t n = 300'001;
   const auto x0 = xf_test::uniform<float>(static_cast<std::size_t>(n), 0.5f, 1.5f);
   const auto x = xf::asarray<float>(x0);
@@ -385,6 +386,21 @@ TEST_CASE("a device loop runs several passes a check with the passes of one a ch
 
   CHECK_THROWS_WITH(xf::capture([&] { xf::while_(always, [] {}, 10, 0); }),
                     XF_CONTAINS("xf::while_") && XF_CONTAINS("passes_per_check must be at least 1"));
+  // A body that records a node on a later call that cannot skip itself (here a branch), where
+  // the first call recorded none, is refused: that pass would run unguarded.
+  int calls = 0;
+  CHECK_THROWS_WITH(xf::capture([&] {
+                      xf::while_(
+                          always,
+                          [&] {
+                            count += 1;
+                            if (calls++ > 0) xf::if_(odd, [&] { odd_passes += 1; });
+                          },
+                          10, 4);
+                    }),
+                    XF_CONTAINS("xf::while_") && XF_CONTAINS("pass 2 of the body recorded work that cannot skip itself"));
+  count.assign(0);  // the stream and arrays stay usable
+  CHECK(count.item() == 0);
 }
 
 TEST_CASE("random draws in a recording: each launch draws what the statements would draw then", "[gpu][graph][graph_random]") {

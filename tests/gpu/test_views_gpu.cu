@@ -82,6 +82,27 @@ TEST_CASE("unaligned and odd layouts take the scalar paths correctly", "[gpu][vi
   same_on_both<xf::half>("half sliced columns", [](const auto& x) { return x(xf::all, xf::slice(8, 40)) + x(xf::all, xf::slice(16, 48)); }, 0, h);
 }
 
+TEST_CASE("sizes around the launch's tile and wave boundaries evaluate like the host", "[gpu][views][small]") {
+  // Under a wave of full tiles the rows walk takes fewer chunks a thread (down to one); the bulk
+  // walk starts at a wave of its tiles. Sizes on either side of each step, for this device.
+  const xf::index_t sms = xf::device().multiprocessor_count();
+  std::vector<xf::index_t> sizes{1, 3, 1023, 1024, 1025, 2047, 2048, 2049, 4095, 4096, 4097, 10000};
+  for (const xf::index_t tile : {1024, 2048, 4096, 8192, 16384})
+    for (const xf::index_t d : {-1, 0, 1, 5}) sizes.push_back(sms * tile + d);
+  for (const xf::index_t n : sizes) {
+    const auto x = both(uniform<float>(static_cast<std::size_t>(n), -1, 1), xf::dims<1>{n});
+    const auto y = both(uniform<float>(static_cast<std::size_t>(n), -1, 1), xf::dims<1>{n});
+    same_on_both<float>("(x - y) * (x - y), n = " + std::to_string(n), [](const auto& a, const auto& b) { return (a - b) * (a - b); }, 0, x, y);
+    same_on_both<float>("x[::-1] + y, n = " + std::to_string(n),
+                        [](const auto& a, const auto& b) { return a(xf::slice(xf::_, xf::_, -1)) + b; }, 0, x, y);
+    // Rows of 7 of 8 (no collapse, rows not a whole number of chunks: the element path).
+    const xf::index_t rows = n / 7 + 1;
+    const auto m = both(uniform<double>(static_cast<std::size_t>(rows * 8), -1, 1), xf::dims<2>{rows, 8});
+    same_on_both<double>("2 * m[:, :7] + 1, n = " + std::to_string(n),
+                         [](const auto& a) { return 2.0 * a(xf::slice(xf::_, xf::_), xf::slice(0, 7)) + 1.0; }, 0, m);
+  }
+}
+
 TEST_CASE("in-place and overlapping assignment on the device give NumPy's result", "[gpu][assign]") {
   std::vector<int> v(1000);
   for (int i = 0; i < 1000; ++i) v[i] = i;

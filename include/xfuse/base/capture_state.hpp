@@ -57,12 +57,14 @@ struct capture_state {
   int device = 0;
   std::uint64_t serial = 0;             // distinct per recording: library state bound to one is not reused
   int conditional_depth = 0;            // > 0 while recording the body of xf::while_ or xf::if_
-  // Inside the body of a device loop that runs several passes a check (xf::while_): the device
-  // flag that says whether the pass being recorded runs, whether the next kernel is the pass's
-  // first, and how many kernels of the body read the flag.
-  const bool* pass_flag = nullptr;
-  bool pass_starts = false;
-  std::size_t guarded_kernels = 0;
+  // Inside the body of a device loop that runs several passes a check (xf::while_): the pass
+  // being recorded (exec/pass_guard.hpp).
+  struct loop_pass {
+    const bool* flag = nullptr;  // the loop's flag: whether the pass runs (null: no loop body with several passes)
+    bool reads_flag = false;     // the pass's kernels read it (not in the first pass, which always runs)
+    bool starts = false;         // the next kernel is the pass's first
+    std::size_t guarded = 0;     // kernels of the body that can skip themselves
+  } pass;
   cudaStream_t stream = nullptr;        // the stream being recorded
   cudaStream_t allocations = nullptr;   // where blocks allocated while recording are allocated
   stream_owner* allocations_owner = nullptr;
@@ -83,22 +85,6 @@ inline std::uint64_t capture_serial() {
   return c ? c->serial : 0;
 }
 
-// What a kernel that can skip itself reads to know whether its pass of an unrolled device loop
-// runs (xf::while_; exec/programmatic.cuh, start_pass_kernel).
-struct pass_guard {
-  const bool* runs = nullptr;  // null outside an unrolled loop body: the kernel always runs
-  bool after_wait = false;     // the pass's first kernel: the flag is the previous kernel's write
-};
-
-// The guard of a kernel about to be launched, counted as a guarded kernel of the loop body.
-inline pass_guard loop_pass_guard() {
-  capture_state* c = active_capture();
-  if (c == nullptr || c->pass_flag == nullptr) return {};
-  ++c->guarded_kernels;
-  const pass_guard g{c->pass_flag, c->pass_starts};
-  c->pass_starts = false;
-  return g;
-}
 
 // Throws, naming `op` and why, when this thread is recording.
 inline void refuse_in_capture(const char* op, const char* why) {

@@ -98,9 +98,9 @@ launch_config choose_bulk(Plan& p, int cur, const launch_config& otherwise) {
   return {walk::bulk, (lay.size + Plan::bulk_tile - 1) / Plan::bulk_tile, bytes};
 }
 
-// The rows walk's launch: U chunks a thread, or (an array that full tiles would cover in fewer
-// blocks than the device has multiprocessors) the fewest chunks, down to one, that still need
-// fewer blocks than that: small statements finish in one short wave, not in a few long blocks.
+// The rows walk's launch: U chunks a thread, halved (down to one) while the tiles would need
+// fewer blocks than the device has multiprocessors: a small statement runs as one short wave of
+// many blocks, not as a few long ones.
 template <class Plan>
 launch_config choose_rows(Plan& p, int multiprocessors) {
   p.mode = walk::rows;

@@ -6,6 +6,7 @@
 
 #include "../expr/traits.hpp"
 #include "layout.hpp"
+#include "pass_guard.hpp"
 #include "outputs.hpp"
 #include "policy.hpp"
 

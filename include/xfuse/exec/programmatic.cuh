@@ -9,6 +9,7 @@
 
 #include "../base/device.hpp"
 #include "../base/env_switch.hpp"
+#include "pass_guard.hpp"
 
 namespace xf::detail {
 
@@ -29,15 +30,17 @@ __device__ XF_FORCEINLINE void start_after_previous_kernel() {
 #endif
 }
 
-// start_after_previous_kernel for a kernel that can skip itself in an unrolled device loop
-// (xf::while_; `g` from loop_pass_guard, empty elsewhere): whether its pass runs. The pass's
-// first kernel reads the flag after the wait (the kernel before it wrote it); the others read it
-// while they wait, hiding the load: the flag's writer ended before the kernel before them started.
-// Uniform across the grid: a kernel returns whole.
+// start_after_previous_kernel for a kernel that can skip itself (pass_guard.hpp): whether its
+// pass runs. The pass's first kernel reads the flag after the wait (the kernel before it wrote
+// it); the others read it while they wait, hiding the load: every node of such a pass is one of
+// these kernels, whose wait always runs, so the flag's writer ended before the kernel before them
+// passed its wait and let them start. Read from L2 (__ldcg), never a line an earlier pass left in
+// L1. Uniform across the grid: a kernel returns whole.
 __device__ XF_FORCEINLINE bool start_pass_kernel(const pass_guard& g) {
-  const bool early = g.runs == nullptr || g.after_wait || *g.runs;
+  const auto flag = [&] { return __ldcg(reinterpret_cast<const unsigned char*>(g.runs)) != 0; };
+  const bool early = g.runs == nullptr || g.after_wait || flag();
   start_after_previous_kernel();
-  return g.runs == nullptr || !g.after_wait ? early : *g.runs;
+  return g.runs == nullptr || !g.after_wait ? early : flag();
 }
 
 // kernel<<<grid, block, smem, stream>>>(args...), as a programmatic dependent where allowed.
