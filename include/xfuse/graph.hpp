@@ -222,6 +222,12 @@ __global__ void loop_pass_kernel(cudaGraphConditionalHandle handle, const Flag* 
   if (last) cudaGraphSetConditional(handle, state->go ? 1u : 0u);
 }
 
+// Launches loop_pass_kernel on `s` (a programmatic dependent of the kernel before it).
+inline void launch_loop_pass(cudaStream_t s, int device, cudaGraphConditionalHandle handle, const bool* flag, loop_state* state,
+                             long long limit, bool first, bool last) {
+  launch_programmatic(loop_pass_kernel<bool>, dim3(1), 1, 0, s, device, handle, flag, state, limit, first, last);
+}
+
 // Throws unless this thread is recording, and `condition` is on the recording's device.
 inline void require_recording(const char* op, const array<bool, 0, device>& condition) {
   const capture_state* c = active_capture();
@@ -333,8 +339,10 @@ void record_passes(Body& body, int passes, cudaStream_t s, const EndPass& end_pa
 
 // Passes of a device loop's body recorded per check of its condition (xf::while_): at 8, conjugate
 // gradients took 26.0 us an iteration against 29.6 at 1 and 25.7 at 16 (docs/performance.md,
-// "Device loops"); more passes make the graph larger for little.
+// "Device loops"); more passes make the graph larger for little, and more than
+// max_passes_per_check are refused (each is a recorded copy of the body).
 inline constexpr int default_passes_per_check = 8;
+inline constexpr int max_passes_per_check = 64;
 
 // Inside xf::capture: a loop on the device. Each replay runs `body()`'s recorded work while
 // `condition` (a 0-d bool device array, read on the device before the first pass and after each)
@@ -350,22 +358,25 @@ void while_(const array<bool, 0, device>& condition, Body&& body, index_t max_it
             int passes_per_check = default_passes_per_check) {
   detail::require_recording("xf::while_", condition);
   if (max_iterations < 0) throw error("xf::while_: max_iterations must not be negative");
-  if (passes_per_check < 1)
-    throw error("xf::while_: passes_per_check must be at least 1 (got " + std::to_string(passes_per_check) + ")");
+  if (passes_per_check < 1 || passes_per_check > max_passes_per_check)
+    throw error("xf::while_: passes_per_check must be from 1 to " + std::to_string(max_passes_per_check) + " (got " +
+                std::to_string(passes_per_check) + ")");
   const detail::buffer state_block = detail::allocate_device(sizeof(detail::loop_state));  // kept by the graph being recorded
   auto* state = static_cast<detail::loop_state*>(state_block.get());
   const bool* flag = condition.data();
   const auto limit = static_cast<long long>(max_iterations);
   const int dev = condition.device_id();
   const auto pass_kernel = [&](cudaStream_t s, cudaGraphConditionalHandle h, bool first, bool last) {
-    detail::launch_programmatic(detail::loop_pass_kernel<bool>, dim3(1), 1, 0, s, dev, h, flag, state, limit, first, last);
+    detail::launch_loop_pass(s, dev, h, flag, state, limit, first, last);
   };
-  // One pass a check: the node's check decides every pass, nothing to count or read.
-  const bool* pass_flag = passes_per_check > 1 ? &state->go : nullptr;
+  // No more passes recorded than may run; one pass a check: the node's check decides every
+  // pass, nothing to count or read.
+  const int passes = static_cast<int>(max_iterations < passes_per_check ? (max_iterations > 0 ? max_iterations : 1) : passes_per_check);
+  const bool* pass_flag = passes > 1 ? &state->go : nullptr;
   detail::record_conditional(
       cudaGraphCondTypeWhile, [&](cudaGraphConditionalHandle h, cudaStream_t s) { pass_kernel(s, h, true, true); }, pass_flag,
       [&](cudaStream_t s, cudaGraphConditionalHandle h) {
-        detail::record_passes(body, passes_per_check, s, [&](bool last) { pass_kernel(s, h, false, last); });
+        detail::record_passes(body, passes, s, [&](bool last) { pass_kernel(s, h, false, last); });
       });
 }
 
@@ -380,9 +391,7 @@ void if_(const array<bool, 0, device>& condition, Body&& body) {
   const int dev = condition.device_id();
   detail::record_conditional(
       cudaGraphCondTypeIf,
-      [&](cudaGraphConditionalHandle h, cudaStream_t s) {
-        detail::launch_programmatic(detail::loop_pass_kernel<bool>, dim3(1), 1, 0, s, dev, h, flag, state, 1LL, true, true);
-      },
+      [&](cudaGraphConditionalHandle h, cudaStream_t s) { detail::launch_loop_pass(s, dev, h, flag, state, 1, true, true); },
       nullptr, [&](cudaStream_t, cudaGraphConditionalHandle) { std::forward<Body>(body)(); });
 }
 #endif

@@ -385,7 +385,20 @@ TEST_CASE("a device loop runs several passes a check with the passes of one a ch
   CHECK(odd_passes.item() == 3);
 
   CHECK_THROWS_WITH(xf::capture([&] { xf::while_(always, [] {}, 10, 0); }),
-                    XF_CONTAINS("xf::while_") && XF_CONTAINS("passes_per_check must be at least 1"));
+                    XF_CONTAINS("xf::while_") && XF_CONTAINS("passes_per_check must be from 1 to 64"));
+  CHECK_THROWS_WITH(xf::capture([&] { xf::while_(always, [] {}, 10, xf::max_passes_per_check + 1); }),
+                    XF_CONTAINS("xf::while_") && XF_CONTAINS("passes_per_check must be from 1 to"));
+  CHECK_THROWS_WITH(xf::capture([&] { xf::while_(always, [] {}, 10, 1'000'000'000); }),
+                    XF_CONTAINS("xf::while_") && XF_CONTAINS("(got 1000000000)"));
+  // No more passes recorded than max_iterations allows.
+  int few = 0;
+  const xf::graph three = xf::capture([&] {
+    count.assign(0);
+    xf::while_(always, [&] { ++few; count += 1; }, 3, 16);
+  });
+  CHECK(few == 3);
+  three.launch();
+  CHECK(count.item() == 3);
   // A body that records a node on a later call that cannot skip itself (here a branch), where
   // the first call recorded none, is refused: that pass would run unguarded.
   int calls = 0;

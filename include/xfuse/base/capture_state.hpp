@@ -85,7 +85,6 @@ inline std::uint64_t capture_serial() {
   return c ? c->serial : 0;
 }
 
-
 // Throws, naming `op` and why, when this thread is recording.
 inline void refuse_in_capture(const char* op, const char* why) {
   if (active_capture() == nullptr) return;

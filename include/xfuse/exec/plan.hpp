@@ -6,8 +6,8 @@
 
 #include "../expr/traits.hpp"
 #include "layout.hpp"
-#include "pass_guard.hpp"
 #include "outputs.hpp"
+#include "pass_guard.hpp"
 #include "policy.hpp"
 
 namespace xf::detail {
