@@ -28,7 +28,7 @@ PREFIXES = {"xf::linalg": ("numpy.linalg", "solve inv det slogdet cholesky qr sv
             "xf::device": ("cupy.cuda.Device", "id use synchronize"), "xf::event": ("cupy.cuda.Event", "record synchronize done"),
             "xf::stream": ("cupy.cuda.Stream", "synchronize done record"),
             "xf::dist": ("cupynumeric", "empty full zeros ones arange sum prod max min matmul where maximum minimum power exp log "
-                         "sqrt abs sin cos tanh square isnan isfinite"),
+                         "sqrt abs sin cos tanh square isnan isfinite cumsum cumprod"),
             "xf::memory_pool": ("cupy.cuda.MemoryPool", "used_bytes total_bytes free_bytes free_all_blocks set_limit get_limit"),
             "xf::pinned_memory_pool": ("cupy.cuda.PinnedMemoryPool", "n_free_blocks free_all_blocks")}
 OVERRIDES = {  # counterparts that follow no rule above ("group name" keys one header's row); "" for none

@@ -1,7 +1,7 @@
 // Distributed statements through Legate against the same statements on plain xfuse arrays, in one
 // process on one GPU: a fused element-wise statement, a fused reduction and a 5-point stencil step
-// over 2^28 float32 elements, the unfused forms (one task per operation, cuPyNumeric's model), and
-// the cost of one small task. Plain xfuse is timed with CUDA events, Legate with wall clocks over
+// over 2^28 float32 elements, the unfused forms (one task per operation, cuPyNumeric's model), a
+// heat step of five statements as a task each and as one sequence, and the cost of one small task. Plain xfuse is timed with CUDA events, Legate with wall clocks over
 // many statements between blocking execution fences; every figure is a median of several rounds.
 //
 //   LEGATE_CONFIG="--gpus 1 --cpus 1 --fbmem 40000 --sysmem 4000" ./xfuse_bench_dist
@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <utility>
 #include <vector>
 
 #include <xfuse/legate.hpp>
@@ -122,6 +123,62 @@ int main() {
       v(in, in).assign(0.25f * s);
     }, 12);
     row("  unfused: one task per operation (Legate)", stencil_plain, stencil_unfused);
+
+    // A heat step of five statements (stencil, update, change, two residuals), one task each and
+    // as one xf::dist::sequence, at three sizes: the task's cost against the pieces' work.
+    std::printf("| heat step, 5 statements | plain xfuse ms | Legate ms, a task each | Legate ms, one sequence | each/sequence |\n|---|---|---|---|---|\n");
+    for (const xf::index_t side : {xf::index_t{16384}, xf::index_t{4096}, xf::index_t{1024}, xf::index_t{512}}) {
+      const auto i = slice(1, -1), lo = slice(0, -2), hi = slice(2, _);
+      const float k = 0.2f;
+      xf::array<float, 2> hu = xf::random::uniform<float>({side, side}, g), hnext = hu.copy();
+      xf::array<float, 2> hlap = xf::empty<float>({side - 2, side - 2}), hchange = xf::empty<float>({side - 2, side - 2});
+      xf::array<float, 0> hmax = xf::empty<float>(std::array<xf::index_t, 0>{}), henergy = xf::empty<float>(std::array<xf::index_t, 0>{});
+      const double plain = plain_ms([&] {
+        hlap.assign(hu(lo, i) + hu(hi, i) + hu(i, lo) + hu(i, hi) - 4.0f * hu(i, i));
+        hnext(i, i).assign(hu(i, i) + k * hlap);
+        hchange.assign(hnext(i, i) - hu(i, i));
+        hmax.assign(xf::lazy::max(xf::abs(hchange)));
+        henergy.assign(xf::lazy::sum(hchange * hchange));
+        std::swap(hu, hnext);
+      }, side >= 16384 ? 10 : 100);
+      auto du = xf::dist::eval(xf::dist::generated(xf::random::uniform<float>({side, side}, g)));
+      auto dnext = xf::dist::eval(du * 1.0f);
+      auto lap = xf::dist::empty<float>({side - 2, side - 2}), change = xf::dist::empty<float>({side - 2, side - 2});
+      auto step = [&] {
+        lap.assign(du(lo, i) + du(hi, i) + du(i, lo) + du(i, hi) - 4.0f * du(i, i));
+        dnext(i, i).assign(du(i, i) + k * lap);
+        change.assign(dnext(i, i) - du(i, i));
+        auto largest = xf::dist::max(xf::dist::abs(change));
+        auto energy = xf::dist::sum(change * change);
+        std::swap(du, dnext);
+        return std::pair{largest, energy};
+      };
+      const int count = side >= 16384 ? 10 : 100;
+      const double each = legate_ms([&] { (void)step(); }, count);
+      const double together = legate_ms([&] { (void)xf::dist::sequence(step); }, count);
+      std::printf("| %lld^2 float32 | %10.4f | %10.4f | %10.4f | %6.2f |\n", static_cast<long long>(side), plain, each, together,
+                  each / together);
+      // The three statements alone (no reductions, so no fills of their results).
+      auto three = [&] {
+        lap.assign(du(lo, i) + du(hi, i) + du(i, lo) + du(i, hi) - 4.0f * du(i, i));
+        dnext(i, i).assign(du(i, i) + k * lap);
+        change.assign(dnext(i, i) - du(i, i));
+        std::swap(du, dnext);
+      };
+      const double each3 = legate_ms(three, count);
+      const double together3 = legate_ms([&] { xf::dist::sequence(three); }, count);
+      std::printf("|   the 3 statements without the residuals | | %10.4f | %10.4f | %6.2f |\n", each3, together3, each3 / together3);
+    }
+    const auto [seq_max, seq_energy] = [&] {
+      // The residuals agree with the statements run one by one (same pieces, same folds).
+      auto a = xf::dist::eval(xf::dist::generated(xf::random::uniform<float>({1024, 1024}, g)));
+      auto c = xf::dist::eval(a * 0.5f);
+      return xf::dist::sequence([&] {
+        c.assign(c - a);
+        return std::pair{xf::dist::max(xf::dist::abs(c)), xf::dist::sum(c * c)};
+      });
+    }();
+    std::printf("| check: a sequence's residuals %.6g %.6g | | | | |\n", double(seq_max.item()), double(seq_energy.item()));
 
     // The cost of one task: a statement over 4096 elements.
     xf::array<float, 1> sa = xf::zeros<float>({4096});

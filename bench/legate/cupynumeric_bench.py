@@ -45,6 +45,25 @@ def main():
     def stencil():
         v[1:-1, 1:-1] = 0.25 * (u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:])
 
+    def heat(side, count):
+        # The heat step of bench_dist.cu: stencil, update, change and two residuals.
+        state = {"u": rng.random((side, side), dtype=np.float32)}
+        state["next"] = state["u"].copy()
+        lap = np.empty((side - 2, side - 2), dtype=np.float32)
+        change = np.empty((side - 2, side - 2), dtype=np.float32)
+
+        def step():
+            u, nxt = state["u"], state["next"]
+            lap[:] = u[:-2, 1:-1] + u[2:, 1:-1] + u[1:-1, :-2] + u[1:-1, 2:] - 4.0 * u[1:-1, 1:-1]
+            nxt[1:-1, 1:-1] = u[1:-1, 1:-1] + np.float32(0.2) * lap
+            change[:] = nxt[1:-1, 1:-1] - u[1:-1, 1:-1]
+            largest = np.max(np.abs(change))
+            energy = np.sum(change * change)
+            state["u"], state["next"] = nxt, u
+            return largest, energy
+
+        return per_call_ms(step, count)
+
     small = np.zeros(4096, dtype=np.float32)
 
     def small_statement():
@@ -55,6 +74,8 @@ def main():
     print(f"| z = (x - y) * (x - y) | {per_call_ms(squared_difference, 20):.4f} |")
     print(f"| sum((x - y)**2) | {per_call_ms(sum_of_squares, 20):.4f} |")
     print(f"| 5-point stencil step, 16384^2 | {per_call_ms(stencil, 10):.4f} |")
+    for side in (16384, 4096, 1024, 512):
+        print(f"| heat step, 5 statements, {side}^2 float32 | {heat(side, 10 if side >= 16384 else 100):.4f} |")
     print(f"| one statement over 4096 float32 (us) | {per_call_ms(small_statement, 1000, 5) * 1e3:.2f} |")
     print(f"| check: sum((x-y)^2) = {float(sum_of_squares()):.6g} | |")
 

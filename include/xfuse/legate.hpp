@@ -10,5 +10,7 @@
 #include "dist/io.hpp"
 #include "dist/matmul.hpp"
 #include "dist/reduce.hpp"
+#include "dist/scan.hpp"
+#include "dist/sequence.hpp"
 #include "dist/softmax.hpp"
 #include "dist/statement.hpp"

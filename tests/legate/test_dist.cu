@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include <xfuse/legate.hpp>
@@ -283,7 +285,7 @@ TEST_CASE("dist: softmax and log_softmax along an axis, each piece holding whole
   CHECK(xf::dist::softmax(xf::dist::empty<double>({0, 5}), 1).shape() == std::array<xf::index_t, 2>{0, 5});
 }
 
-TEST_CASE("dist: matrix products with a replicated right operand", "[dist]") {
+TEST_CASE("dist: matrix products, the right operand replicated or split into column panels", "[dist]") {
   auto ha = host_random<double>(std::array<xf::index_t, 2>{1003, 67}, -1, 1);
   auto hb = host_random<double>(std::array<xf::index_t, 2>{67, 45}, -1, 1);
   auto hv = host_random<double>(std::array<xf::index_t, 1>{67}, -1, 1);
@@ -305,6 +307,20 @@ TEST_CASE("dist: matrix products with a replicated right operand", "[dist]") {
   }
   CHECK(bad == 0);
   CHECK_THROWS_AS(xf::dist::matmul(a, a), xf::shape_error);
+
+  // Both operands split: b wide enough that the tasks read column panels of it (a grid of tiles).
+  auto hs = host_random<double>(std::array<xf::index_t, 2>{203, 157}, -1, 1);
+  auto hw = host_random<double>(std::array<xf::index_t, 2>{157, 611}, -1, 1);
+  const auto sw = xf::dist::matmul(xf::dist::from_local(hs), xf::dist::from_local(hw)).to_local<xf::host>();
+  REQUIRE(sw.shape() == (std::array<xf::index_t, 2>{203, 611}));
+  bad = 0;
+  for (xf::index_t i = 0; i < 203; ++i)
+    for (xf::index_t j = 0; j < 611; ++j) {
+      long double cij = 0;
+      for (xf::index_t k = 0; k < 157; ++k) cij += static_cast<long double>(hs(i, k).item()) * hw(k, j).item();
+      if (std::abs(sw(i, j).item() - static_cast<double>(cij)) > 1e-12 * 157) ++bad;
+    }
+  CHECK(bad == 0);
 }
 
 TEST_CASE("dist: empty and zero-size operands, views exported, stores shared by two arrays", "[dist]") {
@@ -478,4 +494,244 @@ TEST_CASE("dist: the terms of distributed expressions and dist::fused_function",
   const xf::dist::fused_function larger = xf::dist::fuse([](auto a, auto b) { return xf::where(a > b, a, b); });
   require_bitwise_equal(xf::dist::eval(larger(x, y)).to_local<xf::host>(),
                         single([](auto a, auto b) { return xf::where(a > b, a, b); }, hx, hy));
+}
+
+// The statements of the sequence test on single arrays where Legate runs the variants (device
+// arrays for GPU variants: the same contractions into fused multiply-adds), copied to the host.
+template <class Space>
+std::tuple<xf::array<float, 2, xf::host>, xf::array<float, 2, xf::host>, xf::array<float, 2, xf::host>> heat_step(
+    const xf::array<float, 2, xf::host>& hu) {
+  const auto in = slice(1, -1), up = slice(0, -2), down = slice(2, _);
+  const xf::index_t n = hu.shape()[0], m = hu.shape()[1];
+  const xf::array<float, 2, Space> u = [&] {
+    if constexpr (std::is_same_v<Space, xf::device>) return xf::asarray(hu); else return hu.copy();
+  }();
+  auto next = u.copy();
+  xf::array<float, 2, Space> lap = xf::empty<float, Space>({n - 2, m - 2}), change = xf::empty<float, Space>({n - 2, m - 2});
+  lap.assign(u(up, in) + u(down, in) + u(in, up) + u(in, down) - 4.0f * u(in, in));
+  next(in, in).assign(u(in, in) + 0.2f * lap);
+  change.assign(next(in, in) - u(in, in));
+  auto host = [](const xf::array<float, 2, Space>& a) {
+    if constexpr (std::is_same_v<Space, xf::device>) return xf::get(a); else return a.copy();
+  };
+  return {host(lap), host(next), host(change)};
+}
+
+TEST_CASE("dist: a sequence of statements is one task with the statements' results", "[dist][sequence]") {
+  // A heat step with its residuals (5 statements) inside xf::dist::sequence against the same
+  // statements one by one on single arrays: bit for bit for the statements, within rounding for
+  // the sums (pieces fold in another order).
+  const xf::index_t n = 517, m = 263;
+  auto hu = host_random<float>(std::array<xf::index_t, 2>{n, m}, 0, 1);
+  hu.data()[m + 7] = NAN;  // an interior NaN travels through the stencil into the max as NumPy's does
+  auto u = xf::dist::from_local(hu);
+  auto next = xf::dist::from_local(hu);
+  auto lap = xf::dist::empty<float>({n - 2, m - 2});
+  auto change = xf::dist::empty<float>({n - 2, m - 2});
+  const auto in = slice(1, -1), up = slice(0, -2), down = slice(2, _);
+  const std::uint64_t before = xf::dist::detail::recorder().submitted;
+  // example-begin dist_sequence
+  auto [largest, energy] = xf::dist::sequence([&] {  // one Legate task: each piece runs five steps
+    lap.assign(u(up, in) + u(down, in) + u(in, up) + u(in, down) - 4.0f * u(in, in));
+    next(in, in).assign(u(in, in) + 0.2f * lap);
+    change.assign(next(in, in) - u(in, in));
+    return std::pair{xf::dist::max(xf::dist::abs(change)),  // reductions fold into the same task
+                     xf::dist::sum(change * change)};
+  });
+  // example-end
+  CHECK(xf::dist::detail::recorder().submitted == before + 1);
+
+  auto [hlap, hnext, hchange] = on_gpus() ? heat_step<xf::device>(hu) : heat_step<xf::host>(hu);
+  require_bitwise_equal(lap.to_local<xf::host>(), hlap);
+  require_bitwise_equal(next.to_local<xf::host>(), hnext);
+  require_bitwise_equal(change.to_local<xf::host>(), hchange);
+  CHECK(std::isnan(energy.item()));  // (a NaN in max: Legate's fold across pieces decides, see the guide)
+
+  // Without the NaN: the residuals' values.
+  change.assign(xf::dist::where(xf::dist::isnan(change), 0.0f, change));
+  hchange.assign(xf::where(xf::isnan(hchange), 0.0f, hchange));
+  std::tie(largest, energy) = xf::dist::sequence([&] {
+    return std::pair{xf::dist::max(xf::dist::abs(change)), xf::dist::sum(change * change)};
+  });
+  CHECK(largest.item() == xf::max(xf::abs(hchange)).item());
+  long double e = 0;
+  for (xf::index_t i = 0; i < hchange.size(); ++i) e += static_cast<long double>(hchange.data()[i]) * hchange.data()[i];
+  CHECK(std::abs(energy.item() - static_cast<double>(e)) <= 1e-5 * static_cast<double>(e));
+}
+
+TEST_CASE("dist: a sequence ends its task where one task would give other results", "[dist][sequence]") {
+  const xf::index_t n = 1031;
+  auto hr = host_random<double>(std::array<xf::index_t, 1>{n}, -1, 1);
+  auto& tasks = xf::dist::detail::recorder().submitted;
+  auto a = xf::dist::from_local(hr);
+  auto b = xf::dist::zeros<double>({n});
+  auto c = xf::dist::zeros<double>({n - 1});
+  auto ha = hr.copy();
+  xf::array<double, 1, xf::host> hb = xf::zeros<double>({n}), hc = xf::zeros<double>({n - 1});
+
+  // Reading a shifted view of what the task writes: b's neighbours come from other pieces, so a
+  // new task starts; a statement of another shape starts one too.
+  auto d = xf::dist::zeros<double>({n - 1});
+  xf::array<double, 1, xf::host> hd = xf::zeros<double>({n - 1});
+  std::uint64_t start = tasks;
+  xf::dist::sequence([&] {
+    c.assign(a(slice(1, _)) - a(slice(0, -1)));  // task 1: shifted reads of an array no step writes
+    b(slice(0, -1)).assign(c * 2.0);             // task 1
+    d.assign(b(slice(1, _)) + c);                // task 2: reads b shifted against task 1's write
+    d.assign(d * c);                             // task 2
+    b.assign(b + 1.0);                           // task 3: another shape
+  });
+  CHECK(tasks - start == 3);
+  hc.assign(ha(slice(1, _)) - ha(slice(0, -1)));
+  hb(slice(0, -1)).assign(hc * 2.0);
+  hd.assign(hb(slice(1, _)) + hc);
+  hd.assign(hd * hc);
+  hb.assign(hb + 1.0);
+  require_bitwise_equal(b.to_local<xf::host>(), hb);
+  require_bitwise_equal(c.to_local<xf::host>(), hc);
+  require_bitwise_equal(d.to_local<xf::host>(), hd);
+
+  // A shifted assignment into the array it reads (NumPy reads every value first), a fill of an
+  // array the open task writes, and a reduction's result read by a later statement: each keeps
+  // NumPy's results.
+  start = tasks;
+  const auto total = xf::dist::sequence([&] {
+    a(slice(1, _)).assign(a(slice(0, -1)) + 1.0);  // tasks 1 and 2: a new array, then a[1:] from it
+    b.assign(a * 3.0);                              // task 3 (another shape)
+    b.assign(0.5);                                  // a fill: submits task 3 first
+    b.assign(b + a);                                // task 4
+    const auto sum = xf::dist::sum(b);              // task 4
+    b.assign(b - sum / static_cast<double>(n));     // task 5: reads the sum task 4 reduces into
+    return sum;
+  });
+  CHECK(tasks - start == 5);
+  ha(slice(1, _)).assign(xf::eval(ha(slice(0, -1)) + 1.0));
+  hb.assign(0.5 + ha);
+  const double htotal = xf::sum(hb).item();
+  hb.assign(hb - htotal / static_cast<double>(n));
+  require_bitwise_equal(a.to_local<xf::host>(), ha);
+  require_close(b.to_local<xf::host>(), hb, 1e-12);
+  CHECK(std::abs(total.item() - htotal) <= 1e-12 * std::max(1.0, std::abs(htotal)));
+
+  // Sequences nest; a throw inside keeps the statements before it and loses no array.
+  start = tasks;
+  CHECK_THROWS_AS(xf::dist::sequence([&] {
+                    b.assign(a + 1.0);
+                    xf::dist::sequence([&] { c.assign(a(slice(1, _)) * 2.0); });
+                    b.assign(c);  // (1030,) into (1031,): refused at the caller
+                  }),
+                  xf::shape_error);
+  CHECK(tasks - start == 2);  // b = a + 1, then c (another shape)
+  require_bitwise_equal(b.to_local<xf::host>(), xf::array<double, 1, xf::host>(ha + 1.0));
+  require_bitwise_equal(c.to_local<xf::host>(), xf::array<double, 1, xf::host>(ha(slice(1, _)) * 2.0));
+  b.assign(a);  // the runtime is usable after the throw
+  require_bitwise_equal(b.to_local<xf::host>(), ha);
+}
+
+TEST_CASE("dist: a reduction's result is an operand of later statements, on the device", "[dist][sequence]") {
+  auto hx = host_random<float>(std::array<xf::index_t, 2>{777, 95}, -2, 3);
+  auto x = xf::dist::from_local(hx);
+  // x - x.mean(): the sum stays a one-element store that every piece reads.
+  const auto s = xf::dist::sum(x);
+  auto centred = xf::dist::eval(x - s / 73815.0f);
+  static_assert(std::is_same_v<decltype(centred), xf::dist::array<float, 2>>);
+  const float hs = s.item();
+  require_bitwise_equal(centred.to_local<xf::host>(), single([hs](auto a) { return a - hs / 73815.0f; }, hx));
+  // A float64 reduction's result counts in the type, as NumPy's 0-d arrays do.
+  auto hd = host_random<double>(std::array<xf::index_t, 1>{95}, 1, 2);
+  auto d = xf::dist::from_local(hd);
+  const auto dmax = xf::dist::max(d);
+  auto scaled = xf::dist::eval(x / dmax);
+  static_assert(std::is_same_v<decltype(scaled), xf::dist::array<double, 2>>);
+  xf::array<double, 1, xf::host> hdmax = xf::empty<double, xf::host>({1});
+  hdmax.data()[0] = dmax.item();
+  CHECK(hdmax.data()[0] == xf::max(hd).item());
+  require_bitwise_equal(scaled.to_local<xf::host>(), single([](auto a, auto m) { return a / m; }, hx, hdmax));
+  // In a reduction of another rank.
+  const double got = xf::dist::sum(x(slice(0, 5), xf::all) * dmax, 1)(slice(2, 3)).to_local<xf::host>().data()[0];
+  CHECK(got == Approx(xf::sum(hx(2, xf::all) * hdmax).item()).epsilon(1e-12));
+}
+
+TEST_CASE("dist: reductions over several axes", "[dist]") {
+  auto hv = host_random<float>(std::array<xf::index_t, 3>{67, 41, 29}, -1, 1);
+  auto v = xf::dist::from_local(hv);
+  auto s02 = xf::dist::sum(v, {0, 2});
+  static_assert(std::is_same_v<decltype(s02), xf::dist::array<float, 1>>);
+  require_close(s02.to_local<xf::host>(), xf::array<float, 1, xf::host>(xf::sum(hv, {0, 2})), 1e-4);
+  auto k = xf::dist::max(v * 2.0f, {2, 1}, xf::keepdims);
+  static_assert(std::is_same_v<decltype(k), xf::dist::array<float, 3>>);
+  require_bitwise_equal(k.to_local<xf::host>(), xf::array<float, 3, xf::host>(xf::max(hv * 2.0f, {1, 2}, xf::keepdims)));
+  const xf::dist::scalar<float> all = xf::dist::min(v, {0, 1, 2});
+  CHECK(all.item() == xf::min(hv).item());
+  CHECK_THROWS_AS(xf::dist::sum(v, {1, -2}), xf::shape_error);  // a repeated axis
+  CHECK_THROWS_AS(xf::dist::sum(v, {0, 3}), xf::shape_error);
+  CHECK_THROWS_AS(xf::dist::max(xf::dist::zeros<float>({0, 4, 2}), {0, 2}), xf::shape_error);  // empty, no identity
+  require_bitwise_equal(xf::dist::sum(xf::dist::zeros<float>({0, 4, 2}), {0, 2}).to_local<xf::host>(),
+                        xf::array<float, 1, xf::host>(xf::zeros<float>({4})));
+}
+
+TEST_CASE("dist: integer indices and newaxis", "[dist]") {
+  auto hm = host_random<float>(std::array<xf::index_t, 3>{40, 30, 20}, -1, 1);
+  auto m = xf::dist::from_local(hm);
+  auto plane = m(3);  // a view without axis 0: NumPy's m[3]
+  static_assert(std::is_same_v<decltype(plane), xf::dist::array<float, 2>>);
+  require_bitwise_equal(plane.to_local<xf::host>(), xf::array<float, 2, xf::host>(hm(3)));
+  require_bitwise_equal(m(-1, xf::all, 5).to_local<xf::host>(), xf::array<float, 1, xf::host>(hm(-1, xf::all, 5)));
+  auto added = m(xf::newaxis, slice(2, 10), 4);  // m[None, 2:10, 4]: shape (1, 8, 20)
+  static_assert(std::is_same_v<decltype(added), xf::dist::array<float, 3>>);
+  REQUIRE(added.shape() == (std::array<xf::index_t, 3>{1, 8, 20}));
+  require_bitwise_equal(added.to_local<xf::host>(), xf::array<float, 3, xf::host>(hm(xf::newaxis, slice(2, 10), 4)));
+  // An outer product through newaxis, and a statement into an indexed plane.
+  auto hc = host_random<double>(std::array<xf::index_t, 1>{37}, -1, 1), hr = host_random<double>(std::array<xf::index_t, 1>{23}, -1, 1);
+  auto c = xf::dist::from_local(hc);
+  auto r = xf::dist::from_local(hr);
+  require_bitwise_equal(xf::dist::eval(c(xf::all, xf::newaxis) * r(xf::newaxis, xf::all)).to_local<xf::host>(),
+                        single([](auto a, auto b) { return a(xf::all, xf::newaxis) * b(xf::newaxis, xf::all); }, hc, hr));
+  m(5).assign(m(6) * 2.0f + m(7, 0));
+  auto want = hm.copy();
+  want(5).assign(xf::eval(want(6) * 2.0f + want(7, 0)));
+  require_bitwise_equal(m.to_local<xf::host>(), want);
+  CHECK_THROWS_AS(m(40), xf::index_error);
+  CHECK_THROWS_AS(m(0, -31), xf::index_error);
+  CHECK(m(2, slice(1, 3)).view() == m.view() + "[0=2][0:1:3]");
+}
+
+TEST_CASE("dist: cumsum and cumprod along any axis, the split one included", "[dist][scan]") {
+  // 1-D and few long lines: the split axis (piece totals, then each piece's scan with the prefix
+  // of the totals before it); many lines: whole lines a piece. Against single-array xfuse.
+  auto h1 = host_random<double>(std::array<xf::index_t, 1>{100003}, -1, 1);
+  auto x1 = xf::dist::from_local(h1);
+  require_close(xf::dist::cumsum(x1 * 2.0).to_local<xf::host>(), single([](auto a) { return xf::cumsum(a * 2.0, 0); }, h1), 1e-9);
+  auto hm = host_random<float>(std::array<xf::index_t, 2>{3, 5001}, -1, 1);
+  auto m = xf::dist::from_local(hm);
+  require_close(xf::dist::cumsum(m, 1).to_local<xf::host>(), single([](auto a) { return xf::cumsum(a, 1); }, hm), 2e-4);
+  require_close(xf::dist::cumsum(m, 0).to_local<xf::host>(), single([](auto a) { return xf::cumsum(a, 0); }, hm), 1e-6);
+  auto tall = xf::dist::from_local(host_random<float>(std::array<xf::index_t, 2>{4001, 7}, -1, 1));
+  const auto htall = tall.to_local<xf::host>();
+  require_close(xf::dist::cumsum(tall(slice(1, _), xf::all), 0).to_local<xf::host>(),
+                single([](auto a) { return xf::cumsum(a(slice(1, _), xf::all), 0); }, htall), 2e-4);
+  require_close(xf::dist::cumsum(tall, -1).to_local<xf::host>(), single([](auto a) { return xf::cumsum(a, 1); }, htall), 1e-6);
+  // Products near 1 (no overflow), a NaN carried forward into every later piece, integers exact.
+  auto hp = host_random<double>(std::array<xf::index_t, 1>{20000}, 0.999, 1.001);
+  hp.data()[7000] = NAN;
+  auto p = xf::dist::from_local(hp);
+  const auto got = xf::dist::cumprod(p).to_local<xf::host>();
+  const auto want = single([](auto a) { return xf::cumprod(a, 0); }, hp);
+  require_close(got, want, 1e-10);
+  CHECK(std::isnan(got.data()[19999]));
+  CHECK(!std::isnan(got.data()[6999]));
+  auto ints = xf::dist::arange<std::int32_t>(70001);
+  auto running = xf::dist::cumsum(ints);
+  static_assert(std::is_same_v<decltype(running), xf::dist::array<std::int64_t, 1>>);
+  const auto r = running.to_local<xf::host>();
+  std::size_t wrong = 0;
+  for (xf::index_t i = 0; i < r.size(); ++i) wrong += r.data()[i] != i * (i + 1) / 2;
+  CHECK(wrong == 0);
+  // An operand broadcast along the axis, a reduction's scalar, empty arrays, bad axes.
+  auto row = xf::dist::from_local(host_random<float>(std::array<xf::index_t, 1>{7}, 0, 1));
+  const auto hrow = row.to_local<xf::host>();
+  require_close(xf::dist::cumsum(tall + row - xf::dist::max(row), 0).to_local<xf::host>(),
+                single([](auto a, auto b) { return xf::cumsum(a + b - xf::max(b).item(), 0); }, htall, hrow), 2e-4);
+  CHECK(xf::dist::cumsum(xf::dist::zeros<float>({0, 5}), 0).shape() == (std::array<xf::index_t, 2>{0, 5}));
+  CHECK_THROWS_AS(xf::dist::cumsum(m, 2), xf::shape_error);
 }

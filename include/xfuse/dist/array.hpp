@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "runtime.hpp"
+#include "sequence.hpp"
 
 namespace xf::dist {
 
@@ -53,34 +54,61 @@ class array {
   // Names the view of the store this array is ("" for the whole store as created).
   const std::string& view() const { return view_; }
 
-  // A view: one xf::slice (step 1 or none) or xf::all per dimension, like u[1:-1, :].
+  // A view, as NumPy's basic indexing: xf::slice (step 1) or xf::all keep a dimension, an integer
+  // removes it, xf::newaxis adds one of extent 1; missing trailing indices mean all. Like
+  // u[1:-1, :], u[3], u[:, None].
   template <class... S>
-    requires(sizeof...(S) == R)
-  array operator()(const S&... s) const {
-    static_assert(((std::is_same_v<S, slice> || std::is_same_v<S, all_t> || std::is_same_v<S, none_t>) && ...),
-                  "xf::dist::array: index with xf::slice or xf::all (integer indices and xf::newaxis are not supported)");
-    const slice slices[R] = {slice(s)...};
+    requires((detail::index_arg<S> || std::is_same_v<S, none_t>) && ...)
+  auto operator()(const S&... s) const {
+    constexpr int consumed = (0 + ... + detail::consumes_axis<S>);
+    static_assert(consumed <= R, "xf::dist::array: more indices than dimensions");
+    constexpr int out_rank = (0 + ... + detail::keeps_axis<S>) + (R - consumed);
+    static_assert(out_rank >= 1, "xf::dist::array: an integer for every axis names one element: keep an axis with a slice, "
+                                 "or read it with to_local");
     legate::LogicalStore view = store();
     std::string name = view_;
     const shape_type extents = shape();
-    for (int d = 0; d < R; ++d) {
-      const slice& sl = slices[d];
-      if (!sl.step.none && sl.step.value != 1)
-        throw index_error("xf::dist::array: slices of distributed arrays take step 1 (got " +
-                          std::to_string(sl.step.value) + " along axis " + std::to_string(d) + ")");
-      const index_t n = extents[static_cast<std::size_t>(d)];
-      auto bound = [n](const slice_bound& b, index_t otherwise) {
-        if (b.none) return otherwise;
-        const index_t v = b.value < 0 ? b.value + n : b.value;
-        return v < 0 ? index_t{0} : (v > n ? n : v);
-      };
-      const index_t start = bound(sl.start, 0);
-      const index_t stop = std::max(start, bound(sl.stop, n));
-      if (start == 0 && stop == n) continue;
-      view = view.slice(d, legate::Slice{start, stop});
-      name += "[" + std::to_string(d) + ":" + std::to_string(start) + ":" + std::to_string(stop) + "]";
-    }
-    return array(view, name);
+    int in = 0;
+    std::int32_t out = 0;  // the dimension of `view` that the next index applies to
+    auto one = [&](const auto& a) {
+      using X = std::remove_cvref_t<decltype(a)>;
+      const std::string d = std::to_string(out);
+      if constexpr (std::is_same_v<X, newaxis_t>) {
+        view = view.promote(out++, 1);
+        name += "[+" + d + "]";
+      } else if constexpr (std::integral<X>) {
+        const index_t n = extents[static_cast<std::size_t>(in)];
+        const auto i = static_cast<index_t>(a);
+        if (i < -n || i >= n)
+          throw index_error("xf::dist::array: index " + std::to_string(i) + " is out of bounds for axis " + std::to_string(in) +
+                            " with size " + std::to_string(n));
+        const index_t j = i < 0 ? i + n : i;
+        view = view.project(out, static_cast<std::int64_t>(j));
+        name += "[" + d + "=" + std::to_string(j) + "]";
+        ++in;
+      } else {
+        const slice sl{a};
+        if (!sl.step.none && sl.step.value != 1)
+          throw index_error("xf::dist::array: slices of distributed arrays take step 1 (got " + std::to_string(sl.step.value) +
+                            " along axis " + std::to_string(in) + ")");
+        const index_t n = extents[static_cast<std::size_t>(in)];
+        auto bound = [n](const slice_bound& b, index_t otherwise) {
+          if (b.none) return otherwise;
+          const index_t v = b.value < 0 ? b.value + n : b.value;
+          return v < 0 ? index_t{0} : (v > n ? n : v);
+        };
+        const index_t start = bound(sl.start, 0);
+        const index_t stop = std::max(start, bound(sl.stop, n));
+        if (start != 0 || stop != n) {
+          view = view.slice(out, legate::Slice{start, stop});
+          name += "[" + d + ":" + std::to_string(start) + ":" + std::to_string(stop) + "]";
+        }
+        ++in;
+        ++out;
+      }
+    };
+    (one(s), ...);
+    return array<V, out_rank>(view, name);
   }
 
   // The axes reversed (a.T in NumPy), or permuted: a view.
@@ -129,15 +157,21 @@ class array {
   std::string view_;
 };
 
-// A reduction to one value (NumPy's 0-d result): a one-element store Legate reduced into.
+// A reduction to one value (NumPy's 0-d result): a one-element store Legate reduced into. It is
+// an operand of later statements and reductions as NumPy's 0-d arrays are (its type counts in the
+// result's type), read by each piece on the device: no value comes to the host.
 template <class T>
 class scalar {
  public:
   using value_type = T;
-  explicit scalar(legate::LogicalStore store) : store_(std::move(store)) {}
+  explicit scalar(legate::LogicalStore store, std::string view = {})
+      : store_(std::move(store)), view_(view.empty() ? detail::fresh_view_name() : std::move(view)) {}
   const legate::LogicalStore& store() const { return store_; }
+  // Names the store's view, as array::view does (the aliasing checks of statements use it).
+  const std::string& view() const { return view_; }
   // Waits for the reduction and returns its value.
   T item() const {
+    (void)detail::ordered_runtime("xf::dist::scalar::item");
     const legate::PhysicalStore p = store_.get_physical_store(legate::mapping::StoreTarget::SYSMEM);
     T value;
     std::memcpy(&value, p.get_inline_allocation().ptr, sizeof(T));
@@ -146,6 +180,7 @@ class scalar {
 
  private:
   legate::LogicalStore store_;
+  std::string view_;
 };
 
 // ---------------------------------------------------------------- creation
@@ -205,6 +240,7 @@ array<T, R> from_local(const xf::array<T, R, Space>& local) {
 template <class V, int R>
 template <class Space>
 xf::array<V, R, Space> array<V, R>::to_local() const {
+  (void)detail::ordered_runtime("xf::dist::array::to_local");
   const legate::PhysicalStore p = store_->get_physical_store(legate::mapping::StoreTarget::SYSMEM);
   auto whole = detail::local_piece<V, R, xf::host>(p, false);
   if constexpr (std::is_same_v<Space, xf::host>) {

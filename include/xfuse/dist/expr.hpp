@@ -54,6 +54,8 @@ template <class Desc, int R>
 inline constexpr bool is_term<position_term<Desc, R>> = true;
 template <class Op, class... A>
 inline constexpr bool is_term<node_term<Op, A...>> = true;
+template <class T>
+inline constexpr bool is_term<scalar<T>> = true;
 
 // An operand as stored in a node: terms as they are, C++ scalars as scalar terms.
 template <class X>
@@ -84,6 +86,10 @@ template <class Space, int RO, class S>
 struct local<Space, RO, scalar_term<S>> {
   using type = S;
 };
+template <class Space, int RO, class T>
+struct local<Space, RO, scalar<T>> {  // a 0-d array: strong, as NumPy's 0-d arrays are
+  using type = xf::array<T, RO, Space>;
+};
 template <class Space, int RO, class Desc, int R>
 struct local<Space, RO, position_term<Desc, R>> {
   using type = generator_node<Desc, RO>;
@@ -100,6 +106,8 @@ template <class Desc, int R>
 constexpr int term_rank(const position_term<Desc, R>*) { return R; }
 template <class S>
 constexpr int term_rank(const scalar_term<S>*) { return 0; }
+template <class T>
+constexpr int term_rank(const scalar<T>*) { return 0; }
 template <class Op, class... A>
 constexpr int term_rank(const node_term<Op, A...>*) { return max_of(term_rank(static_cast<const A*>(nullptr))...); }
 template <class X>
@@ -124,6 +132,8 @@ template <class Desc, int R>
 dims<R> shape_of(const position_term<Desc, R>& p, const char*) { return p.shape; }
 template <class S>
 dims<0> shape_of(const scalar_term<S>&, const char*) { return {}; }
+template <class T>
+dims<0> shape_of(const scalar<T>&, const char*) { return {}; }
 template <class Op, class... A>
 auto shape_of(const node_term<Op, A...>& n, const char* op) {
   return std::apply([op](const auto&... a) {
@@ -170,6 +180,18 @@ template <std::size_t NO, class S>
 void collect(const scalar_term<S>& s, const std::array<index_t, NO>&, launch_operands& ops) {
   ops.append(s.value);
 }
+// A reduction's result (a one-element store of the reduced expression's rank) seen with the
+// output's shape: its dimensions dropped or added, then stretched, so every piece reads the value.
+template <std::size_t NO, class T>
+void collect(const scalar<T>& v, const std::array<index_t, NO>& out, launch_operands& ops) {
+  legate::LogicalStore s = v.store();
+  while (s.dim() > NO) s = s.project(0, 0);
+  for (std::uint32_t d = 0; s.dim() < NO; ++d) s = s.promote(d, static_cast<std::size_t>(out[d]));
+  for (std::uint32_t d = 0; d < NO; ++d)
+    if (s.extents()[d] == 1 && out[d] != 1) s = s.broadcast(d, static_cast<std::size_t>(out[d]));
+  ops.stores.push_back(std::move(s));
+  ops.views.push_back(v.view());
+}
 template <std::size_t NO, class Desc, int R>
 void collect(const position_term<Desc, R>& p, const std::array<index_t, NO>& out, launch_operands& ops) {
   if constexpr (R != static_cast<int>(NO)) {
@@ -201,6 +223,10 @@ template <int RO, class S>
 S probe(const scalar_term<S>& s) {
   return s.value;
 }
+template <int RO, class T>
+auto probe(const scalar<T>&) {
+  return xf::array<T, RO, xf::host>::wrap(nullptr, dims<RO>{}, dims<RO>{});
+}
 template <int RO, class Desc, int R>
 auto probe(const position_term<Desc, R>& p) {
   static_assert(R == RO, "xf::dist: a generated operand takes the statement's rank");
@@ -216,11 +242,17 @@ auto probe(const node_term<Op, A...>& n) {
 template <int RO>
 struct piece_reader {
   const legate::TaskContext& ctx;
-  std::uint32_t next_input = 0;
-  const std::byte* bytes = nullptr;
-  std::size_t offset = 0;
+  const std::byte* bytes;
   legate::Rect<RO> rect;  // the piece: every operand is read over it (common_rect)
+  const std::uint32_t* inputs = nullptr;  // where each array operand is (step_args); none: inputs 0, 1, 2, ...
+  std::uint32_t next_operand = 0;
+  std::size_t offset = 0;
 
+  legate::PhysicalStore next_input() {
+    const std::uint32_t i = inputs != nullptr ? inputs[next_operand] : next_operand;
+    ++next_operand;
+    return (i & from_output) != 0 ? ctx.output(i & ~from_output).data() : ctx.input(i).data();
+  }
   template <class V>
   V read() {
     V v;
@@ -235,7 +267,11 @@ struct type_tag {};
 
 template <class Space, int RO, class T, int R>
 auto rebuild(type_tag<array<T, R>>, piece_reader<RO>& in) {
-  return local_piece<T, RO, Space>(in.ctx.input(in.next_input++).data(), in.rect, false);
+  return local_piece<T, RO, Space>(in.next_input(), in.rect, false);
+}
+template <class Space, int RO, class T>
+auto rebuild(type_tag<scalar<T>>, piece_reader<RO>& in) {
+  return local_piece<T, RO, Space>(in.next_input(), in.rect, false);  // zero strides: one value
 }
 template <class Space, int RO, class S>
 auto rebuild(type_tag<scalar_term<S>>, piece_reader<RO>& in) {

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// Products of a distributed matrix with a replicated right operand: A (m, k) is split into row
-// blocks, one task each; every task reads all of B (k, n) or the vector b (k,) and writes its rows
-// of the result with cuBLAS (GPU variant) or with xfuse's host loop (CPU variant: a fused
-// multiply and sum, no BLAS). Both operands partitioned (SUMMA, cuBLASMp) is not built yet.
+// Products of distributed matrices: A (m, k) split into row panels and B (k, n) into column
+// panels, one task a tile of the result, which reads its row panel of A and column panel of B and
+// writes its tile with cuBLAS (GPU variant) or xfuse's host loop (CPU variant: a fused multiply and
+// sum, no BLAS). A narrow B (or a vector) is read whole by every task. The k dimension is not
+// split: a task holds panels of k columns of A and k rows of B (SUMMA's k steps are not built).
 #pragma once
+
+#include <algorithm>
+#include <cmath>
 
 #include "../linalg.hpp"
 #include "statement.hpp"
@@ -35,8 +39,8 @@ struct matmul_task : xfuse_task<matmul_task<T, RB>> {
 
 }  // namespace detail
 
-// a @ b for a distributed matrix a and a distributed b (matrix or vector) that every task reads
-// whole: the product of a tall or large matrix with a smaller one, or a matrix-vector product.
+// a @ b for a distributed matrix a and a distributed matrix or vector b: one task a tile of the
+// result (the top of this file).
 template <class T, int RB>
 array<T, RB> matmul(const array<T, 2>& a, const array<T, RB>& b) {
   static_assert(RB == 1 || RB == 2, "xf::dist::matmul: b is a matrix or a vector");
@@ -53,24 +57,38 @@ array<T, RB> matmul(const array<T, 2>& a, const array<T, RB>& b) {
   if (k == 0) return full<T>(out_shape, T(0));  // sums of nothing
   auto c = empty<T>(out_shape);
   if (c.size() == 0) return c;
-  auto* rt = detail::runtime(op);
-  const auto procs = static_cast<index_t>(std::max<std::uint32_t>(1, legate::get_machine().count()));
-  const index_t rows = (m + std::min(procs, m) - 1) / std::min(procs, m);
-  const index_t pieces = (m + rows - 1) / rows;
-  auto task = rt->create_task(detail::library(), detail::task_id<detail::matmul_task<T, RB>>(),
-                              {static_cast<std::uint64_t>(pieces)});
-  const legate::SymbolicPoint by_row{legate::dimension(0), legate::constant(0)};
+  auto* rt = detail::ordered_runtime(op);
+  // A grid of pr x pc tasks: task (i, j) reads row panel i of a and column panel j of b and writes
+  // tile (i, j) of c. Panels of b are as wide as a square tile of c would have them (pc = 1 for a
+  // narrow b: every task reads b whole).
+  const auto procs = static_cast<index_t>(std::max<std::uint32_t>(1, legate::get_machine().count())) *
+                     std::max<std::uint32_t>(1, legate::Scope::parallel_policy().overdecompose_factor());
+  const index_t n = RB == 2 ? sb[RB - 1] : 1;
+  index_t pc = RB == 2 ? static_cast<index_t>(std::lround(std::sqrt(double(procs) * double(n) / double(m)))) : 1;
+  pc = std::clamp<index_t>(pc, 1, std::min(procs, n));
+  index_t pr = std::clamp<index_t>(procs / pc, 1, m);
+  const index_t rows = (m + pr - 1) / pr, cols = (n + pc - 1) / pc;
+  pr = (m + rows - 1) / rows;
+  pc = (n + cols - 1) / cols;
+  const legate::SymbolicPoint row_panel{legate::dimension(0), legate::constant(0)};
   const std::uint64_t a_tile[2] = {static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(k)};
-  task.add_input(a.store().partition_by_tiling(a_tile), by_row);
-  task.add_input(b.store());
   if constexpr (RB == 2) {
-    const std::uint64_t c_tile[2] = {static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(sb[1])};
-    task.add_output(c.store().partition_by_tiling(c_tile), by_row);
+    auto task = rt->create_task(detail::library(), detail::task_id<detail::matmul_task<T, RB>>(),
+                                {static_cast<std::uint64_t>(pr), static_cast<std::uint64_t>(pc)});
+    const std::uint64_t b_tile[2] = {static_cast<std::uint64_t>(k), static_cast<std::uint64_t>(cols)};
+    const std::uint64_t c_tile[2] = {static_cast<std::uint64_t>(rows), static_cast<std::uint64_t>(cols)};
+    task.add_input(a.store().partition_by_tiling(a_tile), row_panel);
+    task.add_input(b.store().partition_by_tiling(b_tile), legate::SymbolicPoint{legate::constant(0), legate::dimension(1)});
+    task.add_output(c.store().partition_by_tiling(c_tile), legate::SymbolicPoint{legate::dimension(0), legate::dimension(1)});
+    rt->submit(std::move(task));
   } else {
+    auto task = rt->create_task(detail::library(), detail::task_id<detail::matmul_task<T, RB>>(), {static_cast<std::uint64_t>(pr)});
     const std::uint64_t c_tile[1] = {static_cast<std::uint64_t>(rows)};
+    task.add_input(a.store().partition_by_tiling(a_tile), row_panel);
+    task.add_input(b.store());
     task.add_output(c.store().partition_by_tiling(c_tile), legate::SymbolicPoint{legate::dimension(0)});
+    rt->submit(std::move(task));
   }
-  rt->submit(std::move(task));
   return c;
 }
 

@@ -24,7 +24,7 @@ struct rows_task : xfuse_task<rows_task<What, E, T, R>> {
     if (out.size() == 0) return;
     const legate::Scalar bytes = ctx.scalar(0);
     const auto axis = ctx.scalar(1).value<std::int32_t>();
-    piece_reader<R> in{ctx, 0, static_cast<const std::byte*>(bytes.ptr()), 0, rect};
+    piece_reader<R> in{ctx, static_cast<const std::byte*>(bytes.ptr()), rect};
     constexpr const char* name = What == row_result::softmax ? "xf::dist::softmax" : "xf::dist::log_softmax";
     rows_into<What>(rebuild<Space, R>(type_tag<E>{}, in), axis, out, name);
   }
@@ -44,7 +44,7 @@ auto launch_rows(const E& e, int axis, const char* op) {
   if (out.size() == 0) return out;
   launch_operands operands;
   collect(e, shape, operands);
-  auto* rt = runtime(op);
+  auto* rt = ordered_runtime(op);
   auto task = rt->create_task(library(), task_id<rows_task<What, E, V, R>>());
   const legate::Variable out_var = task.add_output(out.store());
   const std::uint32_t whole_lines[1] = {static_cast<std::uint32_t>(axis)};

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// A statement over distributed arrays is one Legate task: `z.assign(e)` adds z as the output and
-// every array of e (broadcast to z's shape) as an input aligned with it, so Legate gives each
-// task matching pieces (and copies the halos that shifted views need); the scalars and generator
-// descriptors travel as one argument. Each piece then runs the ordinary xfuse statement: the fused
-// kernel on the task's stream (GPU variant) or the host loop (CPU variant).
+// A statement over distributed arrays is a step of a Legate task (dist/sequence.hpp: one task of
+// its own, or one of a sequence's): `z.assign(e)` makes z the output and every array of e
+// (broadcast to z's shape) an input aligned with it, so Legate gives each task matching pieces
+// (and copies the halos that shifted views need); the scalars and generator descriptors travel as
+// bytes. Each piece then runs the ordinary xfuse statement: the fused kernel on the task's stream
+// (GPU variant) or the host loop (CPU variant).
 #pragma once
 
 #include <string>
@@ -13,23 +14,25 @@
 namespace xf::dist {
 namespace detail {
 
-// The task of statements `out = E` with out of type T and rank R.
+// The step `out = E` with out of type T and rank R: the ordinary xfuse statement on the pieces.
 template <class E, class T, int R>
-struct statement_task : xfuse_task<statement_task<E, T, R>> {
+struct statement_step {
   template <class Space>
-  static void run(const legate::TaskContext& ctx) {
-    const legate::Rect<R> rect = common_rect<R>(ctx);
-    auto out = local_piece<T, R, Space>(ctx.output(0).data(), rect, true);
-    if (out.size() == 0) return;
-    const legate::Scalar bytes = ctx.scalar(0);
-    piece_reader<R> in{ctx, 0, static_cast<const std::byte*>(bytes.ptr()), 0, rect};
+  static void run(const legate::TaskContext& ctx, const legate::Rect<R>& rect, const step_args& a) {
+    auto out = local_piece<T, R, Space>(ctx.output(a.target).data(), rect, true);
+    piece_reader<R> in{ctx, a.bytes, rect, a.inputs};
     out.assign(rebuild<Space, R>(type_tag<E>{}, in));
   }
 };
 
-inline legate::Scalar bytes_argument(std::vector<std::byte>& bytes) {
-  if (bytes.empty()) bytes.push_back(std::byte{0});
-  return legate::Scalar(legate::binary_type(static_cast<std::uint32_t>(bytes.size())), bytes.data(), true);
+// A step's request: its operands (each seen with the statement's shape) and target.
+template <class Step, int R>
+step_request request_of(launch_operands&& operands, const dims<R>& shape, legate::LogicalStore target, std::string target_view) {
+  step_request r{step_id<Step, R>(), R, std::vector<index_t>(shape.begin(), shape.end()), std::move(operands.stores),
+                 std::move(operands.views), std::move(target), std::move(target_view)};
+  r.bytes = std::move(operands.bytes);
+  r.submit = &submit_group<R>;
+  return r;
 }
 
 // NumPy's assignment rule: the right side broadcasts to the left side's shape.
@@ -60,12 +63,9 @@ void launch_statement(const array<T, R>& out, const E& e, const char* op) {
       return;
     }
   }
-  auto* rt = runtime(op);
-  auto task = rt->create_task(library(), task_id<statement_task<E, T, R>>());
-  const legate::Variable out_var = task.add_output(out.store());
-  for (const auto& s : operands.stores) task.add_constraint(legate::align(out_var, task.add_input(s)));
-  task.add_scalar_arg(bytes_argument(operands.bytes));
-  rt->submit(std::move(task));
+  if (out.size() == 0) return;
+  (void)runtime(op);
+  recorder().add(request_of<statement_step<E, T, R>, R>(std::move(operands), out.shape(), out.store(), out.view()));
 }
 
 }  // namespace detail
@@ -77,7 +77,7 @@ void array<V, R>::assign(const E& e) {
     detail::launch_statement(*this, e, "xf::dist::array::assign");
   } else {
     static_assert(std::is_arithmetic_v<E> || is_complex<E>, "xf::dist::array::assign: a distributed expression or a scalar");
-    detail::runtime("xf::dist::array::assign")->issue_fill(legate::LogicalArray{*store_}, legate::Scalar{static_cast<V>(e)});
+    detail::ordered_runtime("xf::dist::array::assign")->issue_fill(legate::LogicalArray{*store_}, legate::Scalar{static_cast<V>(e)});
   }
 }
 template <class V, int R>
