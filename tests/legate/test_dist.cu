@@ -239,6 +239,14 @@ TEST_CASE("dist: reductions with the expression fused into each piece", "[dist]"
   long double p = 1;
   for (xf::index_t i = 0; i < hsmall.size(); ++i) p *= hsmall.data()[i];
   CHECK(std::abs(xf::dist::prod(small).item() - static_cast<double>(p)) <= 1e-12 * std::abs(static_cast<double>(p)));
+  // More one-element results than a store of identity slots holds (256): each keeps its own value.
+  auto ones = xf::dist::from_local(host_random<double>(std::array<xf::index_t, 1>{1000}, 1, 1.0000001));
+  const double base = xf::dist::sum(ones).item();
+  std::vector<xf::dist::scalar<double>> scaled;
+  for (int i = 0; i < 300; ++i) scaled.push_back(xf::dist::sum(ones * double(i)));
+  std::size_t off = 0;
+  for (int i = 0; i < 300; ++i) off += !(std::abs(scaled[static_cast<std::size_t>(i)].item() - i * base) <= 1e-12 * std::max(1.0, i * base));
+  CHECK(off == 0);
   // Integers: exact, and int32 sums in int64 as NumPy's do.
   auto ints = xf::dist::arange<std::int32_t>(100001);
   static_assert(std::is_same_v<decltype(xf::dist::sum(ints).item()), std::int64_t>);
