@@ -61,8 +61,7 @@ array<T, RB> matmul(const array<T, 2>& a, const array<T, RB>& b) {
   // A grid of pr x pc tasks: task (i, j) reads row panel i of a and column panel j of b and writes
   // tile (i, j) of c. Panels of b are as wide as a square tile of c would have them (pc = 1 for a
   // narrow b: every task reads b whole).
-  const auto procs = static_cast<index_t>(std::max<std::uint32_t>(1, legate::get_machine().count())) *
-                     std::max<std::uint32_t>(1, legate::Scope::parallel_policy().overdecompose_factor());
+  const index_t procs = detail::pieces_wanted();
   const index_t n = RB == 2 ? sb[RB - 1] : 1;
   index_t pc = RB == 2 ? static_cast<index_t>(std::lround(std::sqrt(double(procs) * double(n) / double(m)))) : 1;
   pc = std::clamp<index_t>(pc, 1, std::min(procs, n));

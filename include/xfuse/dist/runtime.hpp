@@ -6,6 +6,7 @@
 
 #include <legate.h>
 
+#include <algorithm>
 #include <atomic>
 #include <optional>
 #include <cstdint>
@@ -49,6 +50,13 @@ legate::LocalTaskID task_id() {
     return fresh;
   }();
   return id;
+}
+
+// How many pieces a task that chooses its own tiling makes: one a processor of the machine in
+// scope, times the scope's over-decomposition factor (as Legate's own partitions do).
+inline index_t pieces_wanted() {
+  const auto procs = std::max<std::uint32_t>(1, legate::get_machine().count());
+  return static_cast<index_t>(procs) * std::max<std::uint32_t>(1, legate::Scope::parallel_policy().overdecompose_factor());
 }
 
 // A name for a view no other array has (see array's constructor).

@@ -195,8 +195,7 @@ auto launch_scan(const E& e, int axis, const char* op) {
   (void)Kind::lines(probe<R>(e), axis);
   auto out = empty<V>(shape);
   if (out.size() == 0) return out;
-  const index_t pieces = static_cast<index_t>(std::max<std::uint32_t>(1, legate::get_machine().count())) *
-                         std::max<std::uint32_t>(1, legate::Scope::parallel_policy().overdecompose_factor());
+  const index_t pieces = pieces_wanted();
   const index_t n = shape[static_cast<std::size_t>(axis)];
   if (n > 1 && out.size() / n < pieces) {  // fewer lines than pieces: split the axis
     scan_along_split_axis<Kind>(e, out, axis, std::min(pieces, n), op);
