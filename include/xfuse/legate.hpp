@@ -8,6 +8,7 @@
 #include "dist/array.hpp"
 #include "dist/expr.hpp"
 #include "dist/io.hpp"
+#include "dist/lines.hpp"
 #include "dist/matmul.hpp"
 #include "dist/reduce.hpp"
 #include "dist/scan.hpp"

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "../scan.hpp"
-#include "statement.hpp"
+#include "lines.hpp"
 
 namespace xf::dist {
 namespace detail {
@@ -84,17 +84,11 @@ struct tile_of_axis {
 };
 
 // Whole lines: each piece scans its lines.
-template <class Kind, class E, class V, int R>
-struct scan_lines_task : xfuse_task<scan_lines_task<Kind, E, V, R>> {
-  template <class Space>
-  static void run(const legate::TaskContext& ctx) {
-    const legate::Rect<R> rect = common_rect<R>(ctx);
-    auto out = local_piece<V, R, Space>(ctx.output(0).data(), rect, true);
-    if (out.size() == 0) return;
-    const legate::Scalar bytes = ctx.scalar(0);
-    const auto axis = ctx.scalar(1).value<std::int32_t>();
-    piece_reader<R> in{ctx, static_cast<const std::byte*>(bytes.ptr()), rect};
-    out.assign(Kind::lines(rebuild<Space, R>(type_tag<E>{}, in), axis));
+template <class Kind>
+struct scan_lines {
+  template <class X, class O>
+  static void apply(const X& e, int axis, O& out) {
+    out.assign(Kind::lines(e, axis));
   }
 };
 
@@ -201,17 +195,7 @@ auto launch_scan(const E& e, int axis, const char* op) {
     scan_along_split_axis<Kind>(e, out, axis, std::min(pieces, n), op);
     return out;
   }
-  launch_operands operands;
-  collect(e, shape, operands);
-  auto* rt = ordered_runtime(op);
-  auto task = rt->create_task(library(), task_id<scan_lines_task<Kind, E, V, R>>());
-  const legate::Variable out_var = task.add_output(out.store());
-  const std::uint32_t whole_lines[1] = {static_cast<std::uint32_t>(axis)};
-  task.add_constraint(legate::broadcast(out_var, legate::Span<const std::uint32_t>{whole_lines, 1}));
-  for (const auto& s : operands.stores) task.add_constraint(legate::align(out_var, task.add_input(s)));
-  task.add_scalar_arg(bytes_argument(operands.bytes));
-  task.add_scalar_arg(legate::Scalar{static_cast<std::int32_t>(axis)});
-  rt->submit(std::move(task));
+  launch_whole_lines<scan_lines<Kind>>(e, out, axis, op);
   return out;
 }
 
