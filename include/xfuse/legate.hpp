@@ -10,6 +10,7 @@
 #include "dist/io.hpp"
 #include "dist/lines.hpp"
 #include "dist/matmul.hpp"
+#include "dist/npy.hpp"
 #include "dist/reduce.hpp"
 #include "dist/scan.hpp"
 #include "dist/sequence.hpp"

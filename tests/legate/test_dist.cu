@@ -5,10 +5,15 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 #include <tuple>
 #include <utility>
 #include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <xfuse/legate.hpp>
 
@@ -751,4 +756,119 @@ TEST_CASE("dist: cumsum and cumprod along any axis, the split one included", "[d
                 single([](auto a, auto b) { return xf::cumsum(a + b - xf::max(b).item(), 0); }, htall, hrow), 2e-4);
   CHECK(xf::dist::cumsum(xf::dist::zeros<float>({0, 5}), 0).shape() == (std::array<xf::index_t, 2>{0, 5}));
   CHECK_THROWS_AS(xf::dist::cumsum(m, 2), xf::shape_error);
+}
+
+namespace {
+// A task that asks the host for more memory than any machine has (2^62 bytes), on either variant.
+struct greedy_task : xf::dist::detail::xfuse_task<greedy_task> {
+  template <class Space>
+  static void run(const legate::TaskContext&) {
+    (void)xf::detail::allocate_host(std::size_t{1} << 62);
+  }
+};
+}  // namespace
+
+TEST_CASE("dist: an out-of-memory inside a task is raised at the next host read", "[dist][errors]") {
+  auto hx = host_random<float>(std::array<xf::index_t, 1>{5000}, -1, 1);
+  auto x = xf::dist::from_local(hx);
+  auto* rt = legate::Runtime::get_runtime();
+  auto task = rt->create_task(xf::dist::detail::library(), xf::dist::detail::task_id<greedy_task>());
+  task.add_output(xf::dist::zeros<float>({64}).store());
+  xf::dist::detail::submit(rt, std::move(task));  // returns at once: the error waits
+  auto y = xf::dist::eval(2.0f * x);
+  try {
+    (void)y.to_local<xf::host>();
+    FAIL("the task's out-of-memory was not raised");
+  } catch (const xf::out_of_memory& e) {
+    CHECK(e.requested_bytes() == std::size_t{1} << 62);
+    CHECK(std::string(e.what()).find("xf::dist::array::to_local: a task submitted earlier failed: xf::out_of_memory: cannot allocate") == 0);
+  }
+  // Raised once; the arrays and the runtime go on.
+  require_bitwise_equal(y.to_local<xf::host>(), single([](auto a) { return 2.0f * a; }, hx));
+  CHECK(xf::dist::sum(x).item() == Approx(double(xf::sum(hx).item())).epsilon(1e-4));
+  if (on_gpus()) {
+    // The real case: xfuse's pool on the device runs out inside reductions and running sums.
+    auto pool = xf::get_default_memory_pool(0);
+    pool.set_limit(1);
+    auto total = xf::dist::sum(x * x);
+    auto running = xf::dist::cumsum(x);
+    CHECK_THROWS_AS(total.item(), xf::out_of_memory);
+    pool.set_limit(0);
+    (void)running;
+    require_close(xf::dist::cumsum(x).to_local<xf::host>(), single([](auto a) { return xf::cumsum(a, 0); }, hx), 1e-5);
+    CHECK(xf::dist::sum(x * x).item() == Approx(double(xf::sum(hx * hx).item())).epsilon(1e-4));
+  }
+}
+
+namespace {
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+void put_file(const std::string& path, const std::string& bytes) { std::ofstream(path, std::ios::binary) << bytes; }
+}  // namespace
+
+TEST_CASE("dist: .npy files written and read by pieces equal xf::save_npy's, byte for byte", "[dist][npy]") {
+  const std::string stem = "xfuse_dist_npy_" + std::to_string(xf_test::seed());
+  const std::string mine = stem + ".npy", reference = stem + "_ref.npy";
+  auto round_trip = [&](auto x, auto h) {
+    using T = typename decltype(h)::value_type;
+    constexpr int R = decltype(h)::rank;
+    xf::dist::save_npy(mine, x);
+    xf::save_npy(reference, h);
+    CHECK(file_bytes(mine) == file_bytes(reference));
+    require_bitwise_equal(xf::dist::load_npy<T, R>(reference).template to_local<xf::host>(), h.copy());
+  };
+  auto hm = host_random<double>(std::array<xf::index_t, 2>{1001, 37}, -1e6, 1e6);
+  hm.data()[5] = NAN;
+  hm.data()[77] = -INFINITY;
+  auto m = xf::dist::from_local(hm);
+  round_trip(m, hm);
+  round_trip(m.transpose({1, 0}), hm.transpose());  // pieces of a view, in the file's order
+  round_trip(m(slice(3, -2), slice(1, 30)), hm(slice(3, -2), slice(1, 30)));
+  auto h3 = host_random<std::int16_t>(std::array<xf::index_t, 3>{9, 40, 7}, -30000, 30000);
+  round_trip(xf::dist::from_local(h3), h3);
+  auto hb = host_random<std::uint8_t>(std::array<xf::index_t, 1>{3001}, 0, 2);
+  auto hbool = xf::empty<bool, xf::host>({3001});
+  for (xf::index_t i = 0; i < 3001; ++i) hbool.data()[i] = hb.data()[i] != 0;
+  round_trip(xf::dist::from_local(hbool), hbool);
+  round_trip(xf::dist::zeros<float>({0, 5}), xf::empty<float, xf::host>(std::array<xf::index_t, 2>{0, 5}));
+
+  // The other byte order goes through one local copy and gives the same values.
+  auto hf = host_random<float>(std::array<xf::index_t, 2>{33, 8}, -1, 1);
+  xf::save_npy(reference, hf);
+  std::string big = file_bytes(reference);
+  const auto descr = big.find("'<f4'");
+  REQUIRE(descr != std::string::npos);
+  big[descr + 1] = '>';
+  const std::size_t data = big.size() - 33 * 8 * sizeof(float);
+  for (std::size_t i = data; i < big.size(); i += 4) std::swap(big[i], big[i + 3]), std::swap(big[i + 1], big[i + 2]);
+  put_file(reference, big);
+  require_bitwise_equal(xf::dist::load_npy<float, 2>(reference).to_local<xf::host>(), hf);
+
+  // Errors, as xf::load_npy has them; a short file is refused before any task reads it.
+  xf::save_npy(reference, hf);
+  CHECK_THROWS_AS((xf::dist::load_npy<double, 2>(reference)), xf::dtype_error);
+  CHECK_THROWS_AS((xf::dist::load_npy<float, 3>(reference)), xf::shape_error);
+  put_file(reference, file_bytes(reference).substr(0, big.size() - 4));
+  CHECK_THROWS_AS((xf::dist::load_npy<float, 2>(reference)), xf::error);
+
+  // Saving keeps the file's mode and links to it, and a failure leaves the old file (and no
+  // temporary) behind.
+  xf::save_npy(mine, hf);
+  ::chmod(mine.c_str(), 0640);
+  const std::string link = stem + "_link.npy";
+  ::unlink(link.c_str());
+  REQUIRE(::symlink(mine.c_str(), link.c_str()) == 0);
+  xf::dist::save_npy(link, m);
+  struct stat st {}, lst {};
+  REQUIRE(::stat(mine.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0640);
+  REQUIRE(::lstat(link.c_str(), &lst) == 0);
+  CHECK(S_ISLNK(lst.st_mode));
+  xf::save_npy(reference, hm);
+  CHECK(file_bytes(mine) == file_bytes(reference));
+  CHECK_THROWS_AS(xf::dist::save_npy(stem + "_no_such_directory/x.npy", m), xf::error);
+  CHECK(file_bytes(mine) == file_bytes(reference));
+  for (const auto& p : {mine, reference, link}) std::remove(p.c_str());
 }

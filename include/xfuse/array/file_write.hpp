@@ -71,9 +71,9 @@ class sink {
   std::uint64_t written_ = 0;
 };
 
-// A name for a temporary file that no other process or thread makes at the same moment (O_EXCL
-// still decides): pid, a counter, the clock and a stack address, mixed (splitmix64).
-inline std::string unique_suffix() {
+// A number for a temporary file's name that no other process or thread makes at the same moment
+// (O_EXCL still decides): pid, a counter, the clock and a stack address, mixed (splitmix64).
+inline std::uint64_t unique_number() {
   static atomic<unsigned long long> counter{0};
   int local = 0;
   timespec now{};
@@ -83,11 +83,18 @@ inline std::string unique_suffix() {
                     reinterpret_cast<std::uintptr_t>(&local);
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  x ^= x >> 31;
+  return x ^ (x >> 31);
+}
+
+// The temporary beside `target` that number names: .NAME.<16 hex digits>.tmp in its directory.
+inline std::string temporary_name(const std::string& target, std::uint64_t number) {
+  const std::size_t slash = target.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : target.substr(0, slash + 1);
+  const std::string name = slash == std::string::npos ? target : target.substr(slash + 1);
   static constexpr char hex[] = "0123456789abcdef";
-  std::string s(16, '0');
-  for (int i = 0; i < 16; ++i) s[static_cast<std::size_t>(i)] = hex[(x >> (4 * i)) & 15];
-  return s;
+  std::string digits(16, '0');
+  for (int i = 0; i < 16; ++i) digits[static_cast<std::size_t>(i)] = hex[(number >> (4 * i)) & 15];
+  return dir + "." + (name.size() <= 200 ? name : std::string("xfuse")) + "." + digits + ".tmp";  // NAME_MAX is 255
 }
 
 // Runs body(sink) into fd, then closes fd; 0 on success, else the errno of the failure. An
@@ -115,50 +122,97 @@ void write_in_place(const std::string& path, int flags, Body& body, const char* 
   if (const int e = write_and_close(fd, body)) fail(op, path, "writing failed" + errno_text(e) + after_failure);
 }
 
-// Writes what body(sink) produces at `path`, as the top of this file says.
-template <class Body>
-void write_file(const std::string& path, Body&& body, const char* op) {
-  struct stat st {}, lst {};
-  const bool exists = ::stat(path.c_str(), &st) == 0;
-  if (exists && !S_ISREG(st.st_mode)) return write_in_place(path, 0, body, op, "");
-  const bool is_link = ::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode);
-  if (!exists && is_link)  // a dangling link: open(2) would create its target, so do that
-    return write_in_place(path, O_CREAT, body, op, " (the file may be partly written)");
+// Where the bytes for `path` go, as the top of this file says: the file itself (through links),
+// whether it exists, and the route.
+struct destination {
+  enum route_kind { temporary, in_place, in_place_create };
+  std::string target;
+  bool exists = false;
+  struct stat st {};
+  route_kind route = temporary;
+};
 
-  std::string target = path;  // the file itself, so that links to it stay links
-  if (is_link) {
+inline destination choose_destination(const std::string& path, const char* op) {
+  destination d;
+  struct stat lst {};
+  d.target = path;
+  d.exists = ::stat(path.c_str(), &d.st) == 0;
+  if (d.exists && !S_ISREG(d.st.st_mode)) {
+    d.route = destination::in_place;
+    return d;
+  }
+  const bool is_link = ::lstat(path.c_str(), &lst) == 0 && S_ISLNK(lst.st_mode);
+  if (!d.exists && is_link) {  // a dangling link: open(2) would create its target, so do that
+    d.route = destination::in_place_create;
+    return d;
+  }
+  if (is_link) {  // the file itself, so that links to it stay links
     char* real = ::realpath(path.c_str(), nullptr);
     if (real == nullptr) fail(op, path, "cannot resolve the symbolic link" + errno_text(errno));
-    target = real;
+    d.target = real;
     std::free(real);
   }
   // The permission open(2) would check: a read-only file stays read-only even in a writable directory.
-  if (exists && ::faccessat(AT_FDCWD, target.c_str(), W_OK, AT_EACCESS) != 0)
+  if (d.exists && ::faccessat(AT_FDCWD, d.target.c_str(), W_OK, AT_EACCESS) != 0)
     fail(op, path, "cannot open the file for writing" + errno_text(errno));
-  const std::size_t slash = target.rfind('/');
-  const std::string dir = slash == std::string::npos ? "" : target.substr(0, slash + 1);
-  const std::string name = slash == std::string::npos ? target : target.substr(slash + 1);
-  const std::string stem = "." + (name.size() <= 200 ? name : std::string("xfuse")) + ".";  // NAME_MAX is 255
+  return d;
+}
 
-  std::string tmp;
+// A temporary beside d.target, created exclusively, with the owner and mode of the file it will
+// replace; -1 with errno set where the directory takes none. `number` names it (temporary_name).
+inline int create_temporary(const destination& d, std::uint64_t& number) {
   int fd = -1;
   for (int attempt = 0; attempt < 64 && fd < 0; ++attempt) {
-    tmp = dir + stem + unique_suffix() + ".tmp";
-    fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
+    number = unique_number();
+    fd = ::open(temporary_name(d.target, number).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
     if (fd < 0 && errno != EEXIST) break;
   }
-  const char* partly = " (the file was written in place, since its directory takes no temporary file, and may be "
-                       "partly written)";
+  if (fd >= 0 && d.exists) {
+    if (d.st.st_uid != ::geteuid() || d.st.st_gid != ::getegid())
+      if (::fchown(fd, d.st.st_uid, d.st.st_gid) != 0) (void)!::fchown(fd, static_cast<uid_t>(-1), d.st.st_gid);
+    (void)::fchmod(fd, d.st.st_mode & 07777);  // after chown, which clears set-id bits
+  }
+  return fd;
+}
+
+inline const char* partly_written =
+    " (the file was written in place, since its directory takes no temporary file, and may be partly written)";
+
+// Renames the complete temporary over d.target. Where that is refused for an existing file (a
+// sticky directory such as /tmp lets only the owner replace a file that others may still write),
+// rewrite() writes the path in place instead. The temporary is gone either way.
+template <class Rewrite>
+void replace_with_temporary(const destination& d, const std::string& tmp, const std::string& path, Rewrite&& rewrite, const char* op) {
+  if (::rename(tmp.c_str(), d.target.c_str()) == 0) return;
+  const int e = errno;
+  if (d.exists && (e == EPERM || e == EACCES)) {
+    try {
+      rewrite();
+    } catch (...) {
+      ::unlink(tmp.c_str());
+      throw;
+    }
+    ::unlink(tmp.c_str());
+    return;
+  }
+  ::unlink(tmp.c_str());
+  fail(op, path, "cannot replace the file" + errno_text(e) + (d.exists ? "; the file is unchanged" : ""));
+}
+
+// Writes what body(sink) produces at `path`, as the top of this file says.
+template <class Body>
+void write_file(const std::string& path, Body&& body, const char* op) {
+  const destination d = choose_destination(path, op);
+  if (d.route == destination::in_place) return write_in_place(path, 0, body, op, "");
+  if (d.route == destination::in_place_create) return write_in_place(path, O_CREAT, body, op, " (the file may be partly written)");
+  std::uint64_t number = 0;
+  const int fd = create_temporary(d, number);
   if (fd < 0) {
     const int e = errno;
-    if (exists) return write_in_place(target, 0, body, op, partly);  // e.g. a read-only directory
+    if (d.exists) return write_in_place(d.target, 0, body, op, partly_written);  // e.g. a read-only directory
     fail(op, path, "cannot create the file" + errno_text(e));
   }
-  if (exists) {
-    if (st.st_uid != ::geteuid() || st.st_gid != ::getegid())
-      if (::fchown(fd, st.st_uid, st.st_gid) != 0) (void)!::fchown(fd, static_cast<uid_t>(-1), st.st_gid);
-    (void)::fchmod(fd, st.st_mode & 07777);  // after chown, which clears set-id bits
-  }
+  const std::string tmp = temporary_name(d.target, number);
   int e = 0;
   try {
     e = write_and_close(fd, body);
@@ -168,15 +222,9 @@ void write_file(const std::string& path, Body&& body, const char* op) {
   }
   if (e != 0) {
     ::unlink(tmp.c_str());
-    fail(op, path, "writing failed" + errno_text(e) + (exists ? "; the file is unchanged" : "; no file was made"));
+    fail(op, path, "writing failed" + errno_text(e) + (d.exists ? "; the file is unchanged" : "; no file was made"));
   }
-  if (::rename(tmp.c_str(), target.c_str()) != 0) {
-    e = errno;
-    ::unlink(tmp.c_str());
-    // A sticky directory (/tmp) lets only the owner replace a file that others may still write.
-    if (exists && (e == EPERM || e == EACCES)) return write_in_place(target, 0, body, op, partly);
-    fail(op, path, "cannot replace the file" + errno_text(e) + (exists ? "; the file is unchanged" : ""));
-  }
+  replace_with_temporary(d, tmp, path, [&] { write_in_place(d.target, 0, body, op, partly_written); }, op);
 }
 
 }  // namespace xf::detail::file

@@ -1,29 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// Distributed arrays in .npy files and in print: through one local copy on this process (the
-// file format and NumPy's layout are those of xf::save_npy, xf::load_npy and xf::repr). In a
-// multi-process run every process loads the file (it must be readable by all) and prints.
+// Distributed arrays in print, through one local copy on this process (NumPy's layout, as xf::repr
+// and xf::str print). In a multi-process run every process prints. Files: dist/npy.hpp.
 #pragma once
 
 #include <ostream>
 #include <string>
 
-#include "../npy.hpp"
 #include "../print.hpp"
 #include "array.hpp"
 
 namespace xf::dist {
-
-// Written by the first process of a multi-process run only (every process runs the program).
-template <class T, int R>
-void save_npy(const std::string& path, const array<T, R>& a) {
-  const auto local = a.template to_local<xf::host>();
-  if (detail::runtime("xf::dist::save_npy")->node_id() == 0) xf::save_npy(path, local);
-}
-
-template <class T, int R>
-array<T, R> load_npy(const std::string& path) {
-  return from_local(xf::load_npy<T, R, xf::host>(path));
-}
 
 template <class T, int R>
 std::string repr(const array<T, R>& a) {

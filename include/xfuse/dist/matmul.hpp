@@ -79,14 +79,14 @@ array<T, RB> matmul(const array<T, 2>& a, const array<T, RB>& b) {
     task.add_input(a.store().partition_by_tiling(a_tile), row_panel);
     task.add_input(b.store().partition_by_tiling(b_tile), legate::SymbolicPoint{legate::constant(0), legate::dimension(1)});
     task.add_output(c.store().partition_by_tiling(c_tile), legate::SymbolicPoint{legate::dimension(0), legate::dimension(1)});
-    rt->submit(std::move(task));
+    detail::submit(rt, std::move(task));
   } else {
     auto task = rt->create_task(detail::library(), detail::task_id<detail::matmul_task<T, RB>>(), {static_cast<std::uint64_t>(pr)});
     const std::uint64_t c_tile[1] = {static_cast<std::uint64_t>(rows)};
     task.add_input(a.store().partition_by_tiling(a_tile), row_panel);
     task.add_input(b.store());
     task.add_output(c.store().partition_by_tiling(c_tile), legate::SymbolicPoint{legate::dimension(0)});
-    rt->submit(std::move(task));
+    detail::submit(rt, std::move(task));
   }
   return c;
 }

@@ -8,8 +8,11 @@
 
 #include <algorithm>
 #include <atomic>
-#include <optional>
+#include <cinttypes>
 #include <cstdint>
+#include <cstdio>
+#include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -142,6 +145,86 @@ array<T, R, Space> local_piece(const legate::PhysicalStore& store, bool writes) 
   return local_piece<T, R, Space>(store, store.shape<R>(), writes);
 }
 
+// ---------------------------------------------------------------- errors inside tasks
+// A task's error cannot unwind to the statement that launched it: the launch returned long ago. A
+// task that runs out of memory (xfuse's pool or the host) hands the error to Legate as a
+// TaskException, every task is submitted in Legate's deferred exception mode (no launch waits for
+// its task), and the next host read (item, to_local) raises the first error as the exception it
+// was: xf::out_of_memory with the bytes asked for, or xf::error. Legate keeps one future a launch
+// until then; after max_pending_tasks launches without a host read they are checked, which waits
+// for those tasks (a long run that never reads stays bounded in memory).
+inline constexpr std::int32_t task_out_of_memory = 0, task_error = 1;
+inline constexpr std::uint64_t max_pending_tasks = 1 << 14;
+
+inline std::atomic<std::uint64_t>& pending_tasks() {
+  static std::atomic<std::uint64_t> count{0};
+  return count;
+}
+
+// The task side: out_of_memory travels as its five numbers and its message.
+template <class Body>
+void reporting_errors(Body&& body) {
+  try {
+    body();
+  } catch (const out_of_memory& e) {
+    char numbers[128];
+    std::snprintf(numbers, sizeof numbers, "%zu %zu %zu %zu %d|", e.requested_bytes(), e.used_bytes(), e.total_bytes(),
+                  e.limit_bytes(), e.device());
+    throw legate::TaskException(task_out_of_memory, numbers + std::string(e.what()));
+  } catch (const std::bad_alloc& e) {
+    throw legate::TaskException(task_out_of_memory, "0 0 0 0 -1|xf::out_of_memory: a task's host allocation failed (" +
+                                                        std::string(e.what()) + ")");
+  } catch (const error& e) {
+    throw legate::TaskException(task_error, e.what());
+  }
+}
+
+// The caller's side: a task's error as the exception it was, its message after `prefix`.
+[[noreturn]] inline void rethrow_task_error(const legate::TaskException& e, const std::string& prefix) {
+  const std::string& message = e.error_message();
+  std::size_t requested = 0, used = 0, total = 0, limit = 0;
+  int device = -1;
+  const auto bar = message.find('|');
+  if (e.index() == task_out_of_memory && bar != std::string::npos &&
+      std::sscanf(message.c_str(), "%zu %zu %zu %zu %d", &requested, &used, &total, &limit, &device) == 5)
+    throw out_of_memory(prefix + message.substr(bar + 1), requested, used, total, limit, device);
+  throw error(prefix + (bar != std::string::npos && e.index() == task_out_of_memory ? message.substr(bar + 1) : message));
+}
+
+// The first error of a task submitted before this host read, if any.
+inline void raise_task_errors(legate::Runtime* rt, const char* op) {
+  pending_tasks().store(0);
+  try {
+    rt->raise_pending_exception();
+  } catch (const legate::TaskException& e) {
+    rethrow_task_error(e, std::string(op) + ": a task submitted earlier failed: ");
+  }
+}
+
+// Submits a task of xfuse's (AutoTask or ManualTask) as one that may report an error (above).
+template <class Task>
+void submit(legate::Runtime* rt, Task task) {
+  task.throws_exception(true);
+  {
+    const legate::Scope deferred{legate::ExceptionMode::DEFERRED};
+    rt->submit(std::move(task));
+  }
+  if (pending_tasks().fetch_add(1) + 1 >= max_pending_tasks) raise_task_errors(rt, "xf::dist");
+}
+
+// Submits a task and waits for it: its error is thrown here (file operations, which must be done
+// when they return).
+template <class Task>
+void submit_and_wait(legate::Runtime* rt, Task task) {
+  task.throws_exception(true);
+  try {
+    const legate::Scope immediate{legate::ExceptionMode::IMMEDIATE};
+    rt->submit(std::move(task));
+  } catch (const legate::TaskException& e) {
+    rethrow_task_error(e, "");
+  }
+}
+
 // GPU variants put all their work on the task's stream (on_task_stream), so Legate can order
 // dependent tasks by that stream instead of synchronising the whole device after each task.
 inline constexpr auto gpu_variant_options = legate::VariantOptions{}.with_elide_device_ctx_sync(true);
@@ -159,15 +242,17 @@ class on_task_stream {
 #endif
 
 // The two variants of an xfuse task: Task::run<xf::host> on CPUs, Task::run<xf::device> on GPUs
-// (compiled where nvcc compiles the task) on the task's stream.
+// (compiled where nvcc compiles the task) on the task's stream; their errors reported to Legate.
 template <class Task>
 struct xfuse_task : legate::LegateTask<Task> {
   static constexpr auto GPU_VARIANT_OPTIONS = gpu_variant_options;
-  static void cpu_variant(legate::TaskContext ctx) { Task::template run<xf::host>(ctx); }
+  static void cpu_variant(legate::TaskContext ctx) {
+    reporting_errors([&] { Task::template run<xf::host>(ctx); });
+  }
 #if defined(__CUDACC__)
   static void gpu_variant(legate::TaskContext ctx) {
     const on_task_stream on_stream(ctx);
-    Task::template run<xf::device>(ctx);
+    reporting_errors([&] { Task::template run<xf::device>(ctx); });
   }
 #endif
 };
