@@ -307,7 +307,7 @@ TEST_CASE("dist: softmax and log_softmax along an axis, each piece holding whole
   CHECK(xf::dist::softmax(xf::dist::empty<double>({0, 5}), 1).shape() == std::array<xf::index_t, 2>{0, 5});
 }
 
-TEST_CASE("dist: matrix products, the right operand replicated or split into column panels", "[dist]") {
+TEST_CASE("dist: matrix products, the right operand replicated or split into column panels, k split", "[dist]") {
   auto ha = host_random<double>(std::array<xf::index_t, 2>{1003, 67}, -1, 1);
   auto hb = host_random<double>(std::array<xf::index_t, 2>{67, 45}, -1, 1);
   auto hv = host_random<double>(std::array<xf::index_t, 1>{67}, -1, 1);
@@ -329,6 +329,29 @@ TEST_CASE("dist: matrix products, the right operand replicated or split into col
   }
   CHECK(bad == 0);
   CHECK_THROWS_AS(xf::dist::matmul(a, a), xf::shape_error);
+
+  // k split: a long k and a small result (A^T A of a tall matrix split by rows, A^T v): the tasks
+  // of each tile add their partial products through Legate's sum reduction.
+  CHECK(xf::dist::detail::matmul_grid::choose(7, 7, 5000, 12, false).pk > 1);
+  CHECK(xf::dist::detail::matmul_grid::choose(7, 7, 5000, 3, false).pk > 1);
+  CHECK(xf::dist::detail::matmul_grid::choose(1003, 45, 67, 12, false).pk == 1);
+  auto htall = host_random<double>(std::array<xf::index_t, 2>{5000, 7}, -1, 1);
+  auto hlong = host_random<double>(std::array<xf::index_t, 1>{5000}, -1, 1);
+  auto tall = xf::dist::from_local(htall);
+  const auto gram = xf::dist::matmul(tall.transpose({1, 0}), tall).to_local<xf::host>();
+  const auto atv = xf::dist::matmul(tall.transpose({1, 0}), xf::dist::from_local(hlong)).to_local<xf::host>();
+  bad = 0;
+  for (xf::index_t i = 0; i < 7; ++i) {
+    long double vi = 0;
+    for (xf::index_t r = 0; r < 5000; ++r) vi += static_cast<long double>(htall(r, i).item()) * hlong(r).item();
+    if (std::abs(atv(i).item() - static_cast<double>(vi)) > 1e-12 * 5000) ++bad;
+    for (xf::index_t j = 0; j < 7; ++j) {
+      long double gij = 0;
+      for (xf::index_t r = 0; r < 5000; ++r) gij += static_cast<long double>(htall(r, i).item()) * htall(r, j).item();
+      if (std::abs(gram(i, j).item() - static_cast<double>(gij)) > 1e-12 * 5000) ++bad;
+    }
+  }
+  CHECK(bad == 0);
 
   // Both operands split: b wide enough that the tasks read column panels of it (a grid of tiles).
   auto hs = host_random<double>(std::array<xf::index_t, 2>{203, 157}, -1, 1);
