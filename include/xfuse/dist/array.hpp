@@ -149,7 +149,7 @@ class array {
   array& operator/=(const E& e);
 
   // Export: the whole array as one local array (this process's copy; a materialisation point).
-  // Like scalar::item, it raises the first error of a task submitted before it (an out-of-memory).
+  // Like scalar::item, it throws the first error a task kept (an out-of-memory: dist/runtime.hpp).
   template <class Space = xf::device>
   xf::array<V, R, Space> to_local() const;
 
@@ -170,12 +170,12 @@ class scalar {
   const legate::LogicalStore& store() const { return store_; }
   // Names the store's view, as array::view does (the aliasing checks of statements use it).
   const std::string& view() const { return view_; }
-  // Waits for the reduction and returns its value; raises the first error of a task submitted
-  // before it (an out-of-memory inside a task: dist/runtime.hpp).
+  // Waits for the reduction and returns its value; throws the first error a task kept (an
+  // out-of-memory inside a task: dist/runtime.hpp), its own task's included.
   T item() const {
-    auto* rt = detail::ordered_runtime("xf::dist::scalar::item");
+    (void)detail::ordered_runtime("xf::dist::scalar::item");
     const legate::PhysicalStore p = store_.get_physical_store(legate::mapping::StoreTarget::SYSMEM);
-    detail::raise_task_errors(rt, "xf::dist::scalar::item");
+    detail::raise_task_errors();
     T value;
     std::memcpy(&value, p.get_inline_allocation().ptr, sizeof(T));
     return value;
@@ -243,9 +243,9 @@ array<T, R> from_local(const xf::array<T, R, Space>& local) {
 template <class V, int R>
 template <class Space>
 xf::array<V, R, Space> array<V, R>::to_local() const {
-  auto* rt = detail::ordered_runtime("xf::dist::array::to_local");
+  (void)detail::ordered_runtime("xf::dist::array::to_local");
   const legate::PhysicalStore p = store_->get_physical_store(legate::mapping::StoreTarget::SYSMEM);
-  detail::raise_task_errors(rt, "xf::dist::array::to_local");
+  detail::raise_task_errors();
   auto whole = detail::local_piece<V, R, xf::host>(p, false);
   if constexpr (std::is_same_v<Space, xf::host>) {
     return whole.copy();

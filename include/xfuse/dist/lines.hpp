@@ -41,7 +41,7 @@ void launch_whole_lines(const E& e, const array<T, R>& out, int axis, const char
   for (const auto& s : operands.stores) task.add_constraint(legate::align(out_var, task.add_input(s)));
   task.add_scalar_arg(bytes_argument(operands.bytes));
   task.add_scalar_arg(legate::Scalar{static_cast<std::int32_t>(axis)});
-  submit(rt, std::move(task));
+  rt->submit(std::move(task));
 }
 
 }  // namespace detail

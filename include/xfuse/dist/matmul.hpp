@@ -127,7 +127,7 @@ array<T, RB> matmul(const array<T, 2>& a, const array<T, RB>& b) {
     if (g.pk > 1) task.add_reduction(c.store().partition_by_tiling(c_tile), legate::ReductionOpKind::ADD, c_point);
     else task.add_output(c.store().partition_by_tiling(c_tile), c_point);
   }
-  detail::submit(rt, std::move(task));
+  rt->submit(std::move(task));
   return c;
 }
 

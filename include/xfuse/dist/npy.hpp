@@ -154,7 +154,7 @@ inline legate::Scalar string_scalar(const std::string& s) {
 template <class Task>
 struct cpu_only_task : legate::LegateTask<Task> {
   static void cpu_variant(legate::TaskContext ctx) {
-    reporting_errors([&] { Task::run(ctx); });
+    reporting_errors<error_route::to_legate>([&] { Task::run(ctx); });
   }
 };
 

@@ -11,9 +11,13 @@
 #include <cinttypes>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../core.hpp"
@@ -146,74 +150,83 @@ array<T, R, Space> local_piece(const legate::PhysicalStore& store, bool writes) 
 }
 
 // ---------------------------------------------------------------- errors inside tasks
-// A task's error cannot unwind to the statement that launched it: the launch returned long ago. A
-// task that runs out of memory (xfuse's pool or the host) hands the error to Legate as a
-// TaskException, every task is submitted in Legate's deferred exception mode (no launch waits for
-// its task), and the next host read (item, to_local) raises the first error as the exception it
-// was: xf::out_of_memory with the bytes asked for, or xf::error. Legate keeps one future a launch
-// until then; after max_pending_tasks launches without a host read they are checked, which waits
-// for those tasks (a long run that never reads stays bounded in memory).
+// A task's error cannot unwind to the statement that launched it: the launch returned long ago.
+// Two ways back, by whether the caller waits for the task:
+//  - Statements, reductions, scans and products (the caller goes on): a task that runs out of
+//    memory (xfuse's pool, or the host) or meets another xf::error keeps the first such error in
+//    this process and returns; the next host read (item, to_local) after that task ran throws it as
+//    the exception it was (xf::out_of_memory with the bytes asked for). A read of the failed task's
+//    own result always does, since it waits for that task. This costs nothing a task: Legate's own
+//    route, tasks that throw in its deferred exception mode, tripled the cost of a small task (55
+//    to 155-174 us on an H100). In a run of several processes the error cannot reach the control
+//    flow of the others, so the task stops the program with the error's message.
+//  - Tasks the caller waits for (files): through Legate, thrown at the call on every process.
+enum class error_route { kept, to_legate };
 inline constexpr std::int32_t task_out_of_memory = 0, task_error = 1;
-inline constexpr std::uint64_t max_pending_tasks = 1 << 14;
 
-inline std::atomic<std::uint64_t>& pending_tasks() {
-  static std::atomic<std::uint64_t> count{0};
-  return count;
+struct kept_task_error {
+  std::mutex mutex;
+  std::exception_ptr first;
+};
+inline kept_task_error& kept_error() {
+  static kept_task_error kept;
+  return kept;
 }
 
-// The task side: out_of_memory travels as its five numbers and its message.
-template <class Body>
+inline void keep_task_error(std::exception_ptr e, const char* what) {
+  if (legate::Runtime::get_runtime()->node_count() > 1) {
+    std::fprintf(stderr, "xf::dist: a task failed in a run of several processes, which cannot raise it at the caller: %s\n", what);
+    std::abort();
+  }
+  const std::lock_guard<std::mutex> lock(kept_error().mutex);
+  if (!kept_error().first) kept_error().first = std::move(e);
+}
+
+// The task side: out_of_memory travels to Legate as its five numbers and its message.
+template <error_route Route, class Body>
 void reporting_errors(Body&& body) {
   try {
     body();
   } catch (const out_of_memory& e) {
+    if constexpr (Route == error_route::kept) return keep_task_error(std::current_exception(), e.what());
     char numbers[128];
     std::snprintf(numbers, sizeof numbers, "%zu %zu %zu %zu %d|", e.requested_bytes(), e.used_bytes(), e.total_bytes(),
                   e.limit_bytes(), e.device());
     throw legate::TaskException(task_out_of_memory, numbers + std::string(e.what()));
   } catch (const std::bad_alloc& e) {
-    throw legate::TaskException(task_out_of_memory, "0 0 0 0 -1|xf::out_of_memory: a task's host allocation failed (" +
-                                                        std::string(e.what()) + ")");
+    const std::string what = std::string("xf::out_of_memory: a task's host allocation failed (") + e.what() + ")";
+    if constexpr (Route == error_route::kept)
+      return keep_task_error(std::make_exception_ptr(out_of_memory(what, 0, 0, 0, 0, -1)), what.c_str());
+    throw legate::TaskException(task_out_of_memory, "0 0 0 0 -1|" + what);
   } catch (const error& e) {
+    if constexpr (Route == error_route::kept) return keep_task_error(std::current_exception(), e.what());
     throw legate::TaskException(task_error, e.what());
   }
 }
 
-// The caller's side: a task's error as the exception it was, its message after `prefix`.
-[[noreturn]] inline void rethrow_task_error(const legate::TaskException& e, const std::string& prefix) {
+// The caller's side of a host read: the first error a task of this process kept, if any.
+inline void raise_task_errors() {
+  std::exception_ptr e;
+  {
+    const std::lock_guard<std::mutex> lock(kept_error().mutex);
+    e = std::exchange(kept_error().first, nullptr);
+  }
+  if (e) std::rethrow_exception(e);
+}
+
+// The caller's side of a task it waits for: the task's error as the exception it was.
+[[noreturn]] inline void rethrow_task_error(const legate::TaskException& e) {
   const std::string& message = e.error_message();
   std::size_t requested = 0, used = 0, total = 0, limit = 0;
   int device = -1;
   const auto bar = message.find('|');
   if (e.index() == task_out_of_memory && bar != std::string::npos &&
       std::sscanf(message.c_str(), "%zu %zu %zu %zu %d", &requested, &used, &total, &limit, &device) == 5)
-    throw out_of_memory(prefix + message.substr(bar + 1), requested, used, total, limit, device);
-  throw error(prefix + (bar != std::string::npos && e.index() == task_out_of_memory ? message.substr(bar + 1) : message));
+    throw out_of_memory(message.substr(bar + 1), requested, used, total, limit, device);
+  throw error(message);
 }
 
-// The first error of a task submitted before this host read, if any.
-inline void raise_task_errors(legate::Runtime* rt, const char* op) {
-  pending_tasks().store(0);
-  try {
-    rt->raise_pending_exception();
-  } catch (const legate::TaskException& e) {
-    rethrow_task_error(e, std::string(op) + ": a task submitted earlier failed: ");
-  }
-}
-
-// Submits a task of xfuse's (AutoTask or ManualTask) as one that may report an error (above).
-template <class Task>
-void submit(legate::Runtime* rt, Task task) {
-  task.throws_exception(true);
-  {
-    const legate::Scope deferred{legate::ExceptionMode::DEFERRED};
-    rt->submit(std::move(task));
-  }
-  if (pending_tasks().fetch_add(1) + 1 >= max_pending_tasks) raise_task_errors(rt, "xf::dist");
-}
-
-// Submits a task and waits for it: its error is thrown here (file operations, which must be done
-// when they return).
+// Submits a task whose errors go to Legate (error_route::to_legate) and waits for it.
 template <class Task>
 void submit_and_wait(legate::Runtime* rt, Task task) {
   task.throws_exception(true);
@@ -221,7 +234,7 @@ void submit_and_wait(legate::Runtime* rt, Task task) {
     const legate::Scope immediate{legate::ExceptionMode::IMMEDIATE};
     rt->submit(std::move(task));
   } catch (const legate::TaskException& e) {
-    rethrow_task_error(e, "");
+    rethrow_task_error(e);
   }
 }
 
@@ -242,17 +255,17 @@ class on_task_stream {
 #endif
 
 // The two variants of an xfuse task: Task::run<xf::host> on CPUs, Task::run<xf::device> on GPUs
-// (compiled where nvcc compiles the task) on the task's stream; their errors reported to Legate.
+// (compiled where nvcc compiles the task) on the task's stream; their errors kept (above).
 template <class Task>
 struct xfuse_task : legate::LegateTask<Task> {
   static constexpr auto GPU_VARIANT_OPTIONS = gpu_variant_options;
   static void cpu_variant(legate::TaskContext ctx) {
-    reporting_errors([&] { Task::template run<xf::host>(ctx); });
+    reporting_errors<error_route::kept>([&] { Task::template run<xf::host>(ctx); });
   }
 #if defined(__CUDACC__)
   static void gpu_variant(legate::TaskContext ctx) {
     const on_task_stream on_stream(ctx);
-    reporting_errors([&] { Task::template run<xf::device>(ctx); });
+    reporting_errors<error_route::kept>([&] { Task::template run<xf::device>(ctx); });
   }
 #endif
 };

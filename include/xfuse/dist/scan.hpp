@@ -168,7 +168,7 @@ void scan_along_split_axis(const E& e, const array<V, R>& out, int axis, index_t
     for (const auto& s : operands.stores) task.add_input(s.partition_by_tiling(piece_tiles), by_piece);
     task.add_scalar_arg(bytes_argument(operands.bytes));
     task.add_scalar_arg(where.argument());
-    submit(rt, std::move(task));
+    rt->submit(std::move(task));
   }
   auto task = rt->create_task(library(), task_id<scan_offset_task<Kind, E, V, R>>(), launch);
   task.add_input(totals.store());
@@ -176,7 +176,7 @@ void scan_along_split_axis(const E& e, const array<V, R>& out, int axis, index_t
   task.add_output(out.store().partition_by_tiling(piece_tiles), by_piece);
   task.add_scalar_arg(bytes_argument(operands.bytes));
   task.add_scalar_arg(where.argument());
-  submit(rt, std::move(task));
+  rt->submit(std::move(task));
 }
 
 template <class Kind, term E>

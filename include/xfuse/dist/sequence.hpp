@@ -195,7 +195,7 @@ void submit_group(open_group& g) {
   task.add_scalar_arg(bytes_argument(g.bytes));
   task.add_scalar_arg(legate::Scalar(legate::binary_type(static_cast<std::uint32_t>(words.size() * sizeof(std::uint32_t))),
                                      words.data(), true));
-  submit(rt, std::move(task));
+  rt->submit(std::move(task));
 }
 
 // The open group of this thread and how deep in xf::dist::sequence it is.
