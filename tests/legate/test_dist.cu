@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -352,6 +353,13 @@ TEST_CASE("dist: matrix products, the right operand replicated or split into col
     }
   }
   CHECK(bad == 0);
+  // One row (m = 1): k split for a vector too, on any number of pieces.
+  CHECK(xf::dist::detail::matmul_grid::choose(1, 1, 5000, 3, true).pk > 1);
+  auto hrow = host_random<double>(std::array<xf::index_t, 2>{1, 5000}, -1, 1);
+  const auto dot = xf::dist::matmul(xf::dist::from_local(hrow), xf::dist::from_local(hlong)).to_local<xf::host>();
+  long double want_dot = 0;
+  for (xf::index_t r = 0; r < 5000; ++r) want_dot += static_cast<long double>(hrow(0, r).item()) * hlong(r).item();
+  CHECK(std::abs(dot(0).item() - static_cast<double>(want_dot)) <= 1e-12 * 5000);
 
   // Both operands split: b wide enough that the tasks read column panels of it (a grid of tiles).
   auto hs = host_random<double>(std::array<xf::index_t, 2>{203, 157}, -1, 1);
@@ -896,6 +904,18 @@ TEST_CASE("dist: .npy files written and read by pieces equal xf::save_npy's, byt
   xf::save_npy(reference, hm);
   CHECK(file_bytes(mine) == file_bytes(reference));
   CHECK_THROWS_AS(xf::dist::save_npy(stem + "_no_such_directory/x.npy", m), xf::error);
+  // An array a failed task made is not written over the file: the error is thrown, the old file
+  // stays, and its temporary goes.
+  auto failed = xf::dist::zeros<double>({1001, 37});
+  auto* rt = legate::Runtime::get_runtime();
+  auto task = rt->create_task(xf::dist::detail::library(), xf::dist::detail::task_id<greedy_task>());
+  task.add_output(failed.store());
+  rt->submit(std::move(task));
+  CHECK_THROWS_AS(xf::dist::save_npy(mine, failed), xf::out_of_memory);
   CHECK(file_bytes(mine) == file_bytes(reference));
+  std::size_t temporaries = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("."))
+    temporaries += entry.path().filename().string().rfind("." + stem, 0) == 0;
+  CHECK(temporaries == 0);
   for (const auto& p : {mine, reference, link}) std::remove(p.c_str());
 }

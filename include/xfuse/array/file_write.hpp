@@ -158,20 +158,26 @@ inline destination choose_destination(const std::string& path, const char* op) {
   return d;
 }
 
-// A temporary beside d.target, created exclusively, with the owner and mode of the file it will
-// replace; -1 with errno set where the directory takes none. `number` names it (temporary_name).
-inline int create_temporary(const destination& d, std::uint64_t& number) {
+// Gives the file fd the owner and mode of the existing file it will replace.
+inline void take_owner_and_mode(const destination& d, int fd) {
+  if (!d.exists) return;
+  if (d.st.st_uid != ::geteuid() || d.st.st_gid != ::getegid())
+    if (::fchown(fd, d.st.st_uid, d.st.st_gid) != 0) (void)!::fchown(fd, static_cast<uid_t>(-1), d.st.st_gid);
+  (void)::fchmod(fd, d.st.st_mode & 07777);  // after chown, which clears set-id bits
+}
+
+// A temporary beside d.target, created exclusively (with the owner and mode of the file it will
+// replace, unless told not to); -1 with errno set where the directory takes none. `number` names
+// it (temporary_name) and is never 0 or 1, which callers may use as markers.
+inline int create_temporary(const destination& d, std::uint64_t& number, bool owner_and_mode = true) {
   int fd = -1;
   for (int attempt = 0; attempt < 64 && fd < 0; ++attempt) {
-    number = unique_number();
+    do number = unique_number();
+    while (number <= 1);
     fd = ::open(temporary_name(d.target, number).c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOCTTY, 0666);
     if (fd < 0 && errno != EEXIST) break;
   }
-  if (fd >= 0 && d.exists) {
-    if (d.st.st_uid != ::geteuid() || d.st.st_gid != ::getegid())
-      if (::fchown(fd, d.st.st_uid, d.st.st_gid) != 0) (void)!::fchown(fd, static_cast<uid_t>(-1), d.st.st_gid);
-    (void)::fchmod(fd, d.st.st_mode & 07777);  // after chown, which clears set-id bits
-  }
+  if (fd >= 0 && owner_and_mode) take_owner_and_mode(d, fd);
   return fd;
 }
 
@@ -224,7 +230,10 @@ void write_file(const std::string& path, Body&& body, const char* op) {
     ::unlink(tmp.c_str());
     fail(op, path, "writing failed" + errno_text(e) + (d.exists ? "; the file is unchanged" : "; no file was made"));
   }
-  replace_with_temporary(d, tmp, path, [&] { write_in_place(d.target, 0, body, op, partly_written); }, op);
+  replace_with_temporary(d, tmp, path, [&] {
+    ::unlink(tmp.c_str());  // the bytes are the body's again: no second copy on the disk
+    write_in_place(d.target, 0, body, op, partly_written);
+  }, op);
 }
 
 }  // namespace xf::detail::file

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../npy.hpp"
@@ -24,13 +25,14 @@
 namespace xf::dist {
 namespace detail {
 
-// The elements of a task's piece in the file's C order, as runs of consecutive file elements:
-// f(first file element, count, local offset of each of them in order via the cursor).
+// The elements of a task's piece in the file's C order, as runs of consecutive file elements,
+// handed over in chunks of at most `chunk` elements: f(first file element, local offsets).
 template <int R>
 struct piece_runs {
   legate::Rect<R> rect;
   dims<R> extents;  // of the whole array
   dims<R> local_strides;
+  std::size_t chunk = std::size_t{1} << 20;
 
   // Elements a run holds: the innermost dimensions the piece spans whole, times one more.
   int run_dim() const {
@@ -39,7 +41,6 @@ struct piece_runs {
     return k;
   }
 
-  // Calls f(file_element, local_offsets) for each run; local_offsets lists the run's elements.
   template <class F>
   void for_each(F&& f) const {
     const int k = run_dim();
@@ -51,6 +52,7 @@ struct piece_runs {
       piece_ext[d] = rect.hi[d] - rect.lo[d] + 1;
     }
     std::vector<index_t> offsets;
+    offsets.reserve(chunk);
     index_t at[R] = {};
     for (;;) {  // one run per point of dimensions 0..k-1 of the piece
       index_t file = 0, local = 0;
@@ -59,19 +61,24 @@ struct piece_runs {
         local += at[d] * local_strides[static_cast<std::size_t>(d)];
       }
       file += rect.lo[k] * file_stride[k];
-      offsets.clear();
       index_t in[R] = {};
       for (bool more = true; more;) {  // dimensions k..R-1 in C order
         index_t o = local;
         for (int d = k; d < R; ++d) o += in[d] * local_strides[static_cast<std::size_t>(d)];
         offsets.push_back(o);
+        if (offsets.size() == chunk) {
+          f(file, offsets);
+          file += static_cast<index_t>(chunk);
+          offsets.clear();
+        }
         more = false;
         for (int d = R - 1; d >= k && !more; --d) {
           if (++in[d] < piece_ext[d]) more = true;
           else in[d] = 0;
         }
       }
-      f(file, offsets);
+      if (!offsets.empty()) f(file, offsets);
+      offsets.clear();
       int d = k - 1;
       for (; d >= 0; --d) {
         if (++at[d] < piece_ext[d]) break;
@@ -114,7 +121,7 @@ struct open_file {
 };
 
 // Moves a piece's elements to (Write) or from the file whose data starts at data_offset, through a
-// host buffer of at most 2^20 elements.
+// host buffer of at most 2^20 elements. Bytes read as bool become 0 or 1, as xf::load_npy reads them.
 template <bool Write, class T, int R>
 void transfer_piece(const std::string& path, std::uint64_t data_offset, const legate::PhysicalStore& store,
                     const dims<R>& extents) {
@@ -125,18 +132,18 @@ void transfer_piece(const std::string& path, std::uint64_t data_offset, const le
   if (f.fd < 0) file_failure(Write ? "cannot open the file for writing" : "cannot open the file", path, errno);
   std::vector<unsigned char> buffer;  // bytes: std::vector<bool> has no data()
   piece_runs<R>{rect, extents, piece.strides()}.for_each([&](index_t file, const std::vector<index_t>& offsets) {
-    for (std::size_t done = 0; done < offsets.size();) {
-      const std::size_t n = std::min<std::size_t>(offsets.size() - done, std::size_t{1} << 20);
-      buffer.resize(n * sizeof(T));
-      const std::uint64_t at = data_offset + (static_cast<std::uint64_t>(file) + done) * sizeof(T);
-      if constexpr (Write) {
-        for (std::size_t i = 0; i < n; ++i) std::memcpy(buffer.data() + i * sizeof(T), piece.data() + offsets[done + i], sizeof(T));
-        if (!transfer_all<true>(f.fd, buffer.data(), n * sizeof(T), at)) file_failure("writing failed", path, errno);
-      } else {
-        if (!transfer_all<false>(f.fd, buffer.data(), n * sizeof(T), at)) file_failure("reading failed", path, errno);
-        for (std::size_t i = 0; i < n; ++i) std::memcpy(piece.data() + offsets[done + i], buffer.data() + i * sizeof(T), sizeof(T));
+    const std::size_t n = offsets.size();
+    buffer.resize(n * sizeof(T));
+    const std::uint64_t at = data_offset + static_cast<std::uint64_t>(file) * sizeof(T);
+    if constexpr (Write) {
+      for (std::size_t i = 0; i < n; ++i) std::memcpy(buffer.data() + i * sizeof(T), piece.data() + offsets[i], sizeof(T));
+      if (!transfer_all<true>(f.fd, buffer.data(), n * sizeof(T), at)) file_failure("writing failed", path, errno);
+    } else {
+      if (!transfer_all<false>(f.fd, buffer.data(), n * sizeof(T), at)) file_failure("reading failed", path, errno);
+      for (std::size_t i = 0; i < n; ++i) {
+        if constexpr (std::is_same_v<T, bool>) piece.data()[offsets[i]] = buffer[i] != 0;
+        else std::memcpy(piece.data() + offsets[i], buffer.data() + i * sizeof(T), sizeof(T));
       }
-      done += n;
     }
   });
 }
@@ -163,6 +170,21 @@ inline std::string written_file(const std::string& target, std::uint64_t number)
   return number == 1 ? target : file::temporary_name(target, number);
 }
 
+// Copies the complete temporary into the path in place (where it may not be renamed over it).
+inline void copy_in_place(const file::destination& d, const std::string& tmp, const char* op) {
+  auto copy = [&](file::sink& out) {
+    const open_file in{::open(tmp.c_str(), O_RDONLY | O_CLOEXEC)};
+    if (in.fd < 0) file_failure("cannot reopen the temporary file", tmp, errno);
+    std::vector<char> chunk(std::size_t{1} << 20);
+    for (ssize_t k; (k = ::read(in.fd, chunk.data(), chunk.size())) != 0;) {
+      if (k < 0 && errno == EINTR) continue;
+      if (k < 0) file_failure("reading failed", tmp, errno);
+      out.write(chunk.data(), static_cast<std::size_t>(k));
+    }
+  };
+  file::write_in_place(d.target, 0, copy, op, file::partly_written);
+}
+
 // One task: the file the pieces write, with the header and the file's full size; its number
 // (written_file) is the task's one-element output.
 struct npy_create_task : cpu_only_task<npy_create_task> {
@@ -176,7 +198,7 @@ struct npy_create_task : cpu_only_task<npy_create_task> {
     if (d.route == file::destination::in_place_create) {
       fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOCTTY, 0666);
     } else {
-      fd = file::create_temporary(d, number);
+      fd = file::create_temporary(d, number, false);  // owner and mode at the rename: the pieces reopen it
       if (fd < 0 && d.exists) fd = ::open(d.target.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY), number = 1;
     }
     if (fd < 0) file::fail(op, path, "cannot create the file" + file::errno_text(errno));
@@ -189,6 +211,21 @@ struct npy_create_task : cpu_only_task<npy_create_task> {
     }
     const auto out = ctx.output(0).data().write_accessor<std::uint64_t, 1, false>();
     out[legate::Point<1>{0}] = number;
+  }
+};
+
+// One task, once every piece is written: the temporary gets the old file's owner and mode and
+// is renamed over the path (or copied into it where it may not be renamed: copy_in_place).
+struct npy_finish_task : cpu_only_task<npy_finish_task> {
+  static void run(const legate::TaskContext& ctx) {
+    const std::string path = string_argument(ctx, 0);
+    const auto number = ctx.input(0).data().read_accessor<std::uint64_t, 1, false>()[legate::Point<1>{0}];
+    if (number <= 1) return;  // written in place
+    constexpr const char* op = "xf::dist::save_npy";
+    const file::destination d = file::choose_destination(path, op);
+    const std::string tmp = file::temporary_name(d.target, number);
+    if (const open_file made{::open(tmp.c_str(), O_RDONLY | O_CLOEXEC)}; made.fd >= 0) file::take_owner_and_mode(d, made.fd);
+    file::replace_with_temporary(d, tmp, path, [&] { copy_in_place(d, tmp, op); }, op);
   }
 };
 
@@ -216,21 +253,6 @@ legate::Scalar extents_argument(dims<R> extents) {
 
 // The tasks of .npy files run where the machine in scope has CPUs.
 inline legate::mapping::Machine cpus_in_scope() { return legate::get_machine().only(legate::mapping::TaskTarget::CPU); }
-
-// Copies the complete temporary into the path in place (where it may not be renamed over it).
-inline void copy_in_place(const file::destination& d, const std::string& tmp, const char* op) {
-  auto copy = [&](file::sink& out) {
-    const open_file in{::open(tmp.c_str(), O_RDONLY | O_CLOEXEC)};
-    if (in.fd < 0) file_failure("cannot reopen the temporary file", tmp, errno);
-    std::vector<char> chunk(std::size_t{1} << 20);
-    for (ssize_t k; (k = ::read(in.fd, chunk.data(), chunk.size())) != 0;) {
-      if (k < 0 && errno == EINTR) continue;
-      if (k < 0) file_failure("reading failed", tmp, errno);
-      out.write(chunk.data(), static_cast<std::size_t>(k));
-    }
-  };
-  file::write_in_place(d.target, 0, copy, op, file::partly_written);
-}
 
 }  // namespace detail
 
@@ -268,22 +290,27 @@ void save_npy(const std::string& path, const array<T, R>& a) {
     return *static_cast<const std::uint64_t*>(made.get_inline_allocation().ptr);
   }();
   const std::string tmp = temporary > 1 ? file::temporary_name(d.target, temporary) : std::string();
-  if (a.size() > 0) {
-    auto write = rt->create_task(detail::library(), detail::task_id<detail::npy_piece_task<true, T, R>>());
-    write.add_input(a.store());
-    const auto n = write.add_input(number.store());
-    write.add_constraint(legate::broadcast(n));
-    write.add_scalar_arg(detail::string_scalar(d.target));
-    write.add_scalar_arg(legate::Scalar(static_cast<std::uint64_t>(header.size())));
-    write.add_scalar_arg(detail::extents_argument<R>(extents));
-    try {
+  try {
+    if (a.size() > 0) {
+      auto write = rt->create_task(detail::library(), detail::task_id<detail::npy_piece_task<true, T, R>>());
+      write.add_input(a.store());
+      const auto n = write.add_input(number.store());
+      write.add_constraint(legate::broadcast(n));
+      write.add_scalar_arg(detail::string_scalar(d.target));
+      write.add_scalar_arg(legate::Scalar(static_cast<std::uint64_t>(header.size())));
+      write.add_scalar_arg(detail::extents_argument<R>(extents));
       detail::submit_and_wait(rt, std::move(write));
-    } catch (...) {
-      if (writer && !tmp.empty()) ::unlink(tmp.c_str());
-      throw;
+      detail::raise_task_errors();  // a in error (a task that made it failed): not written over the file
     }
+  } catch (...) {
+    if (writer && !tmp.empty()) ::unlink(tmp.c_str());
+    throw;
   }
-  if (writer && !tmp.empty()) file::replace_with_temporary(d, tmp, path, [&] { detail::copy_in_place(d, tmp, op); }, op);
+  // Every process waits for the rename and gets its error.
+  auto finish = rt->create_task(detail::library(), detail::task_id<detail::npy_finish_task>(), std::vector<std::uint64_t>{1});
+  finish.add_input(number.store());
+  finish.add_scalar_arg(detail::string_scalar(path));
+  detail::submit_and_wait(rt, std::move(finish));
 }
 
 // np.load(path) into a distributed array of element type T and rank R, each piece reading its own

@@ -153,10 +153,11 @@ array<T, R, Space> local_piece(const legate::PhysicalStore& store, bool writes) 
 // A task's error cannot unwind to the statement that launched it: the launch returned long ago.
 // Two ways back, by whether the caller waits for the task:
 //  - Statements, reductions, scans and products (the caller goes on): a task that runs out of
-//    memory (xfuse's pool, or the host) or meets another xf::error keeps the first such error in
-//    this process and returns; the next host read (item, to_local) after that task ran throws it as
-//    the exception it was (xf::out_of_memory with the bytes asked for). A read of the failed task's
-//    own result always does, since it waits for that task. This costs nothing a task: Legate's own
+//    memory (xfuse's pool, or the host) or meets another xf::error keeps the error in this process
+//    and returns; the next host read (item, to_local) throws the first error kept before it, as the
+//    exception it was (xf::out_of_memory with the bytes asked for), and forgets the others (the
+//    pieces of one failed statement fail alike). A read of a failed task's own result waits for
+//    that task, so it throws that error or an earlier one. This costs nothing a task: Legate's own
 //    route, tasks that throw in its deferred exception mode, tripled the cost of a small task (55
 //    to 155-174 us on an H100). In a run of several processes the error cannot reach the control
 //    flow of the others, so the task stops the program with the error's message.
