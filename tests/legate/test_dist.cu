@@ -881,6 +881,21 @@ TEST_CASE("dist: .npy files written and read by pieces equal xf::save_npy's, byt
   put_file(reference, big);
   require_bitwise_equal(xf::dist::load_npy<float, 2>(reference).to_local<xf::host>(), hf);
 
+  // Bytes of a bool file other than 0 and 1 read as true, as xf::load_npy reads them.
+  xf::save_npy(reference, hbool);
+  std::string bools = file_bytes(reference);
+  const std::size_t first_bool = bools.size() - 3001;
+  for (std::size_t i = first_bool; i < bools.size(); i += 3) bools[i] = static_cast<char>(bools[i] != 0 ? 0x7f : 0);
+  put_file(reference, bools);
+  const auto read_bools = xf::dist::load_npy<bool, 1>(reference).to_local<xf::host>();
+  std::size_t wrong_bools = 0;
+  for (xf::index_t i = 0; i < 3001; ++i) {
+    unsigned char byte = 0;
+    std::memcpy(&byte, read_bools.data() + i, 1);
+    wrong_bools += byte != (hbool.data()[i] ? 1 : 0);
+  }
+  CHECK(wrong_bools == 0);
+
   // Errors, as xf::load_npy has them; a short file is refused before any task reads it.
   xf::save_npy(reference, hf);
   CHECK_THROWS_AS((xf::dist::load_npy<double, 2>(reference)), xf::dtype_error);

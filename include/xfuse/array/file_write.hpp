@@ -181,7 +181,7 @@ inline int create_temporary(const destination& d, std::uint64_t& number, bool ow
   return fd;
 }
 
-inline const char* partly_written =
+inline constexpr const char* partly_written =
     " (the file was written in place, since its directory takes no temporary file, and may be partly written)";
 
 // Renames the complete temporary over d.target. Where that is refused for an existing file (a
